@@ -7,6 +7,8 @@ count as 0/1 in arithmetic; div and transcendental ops give float32;
 comparisons give bool). Empty reductions follow TensorFlow.
 """
 
+import math
+
 import numpy as np
 
 F32, F64, I32, I64, B = np.float32, np.float64, np.int32, np.int64, np.bool_
@@ -86,6 +88,18 @@ sin = _float_op(np.sin)
 cos = _float_op(np.cos)
 
 
+log1p = _float_op(np.log1p)
+expm1 = _float_op(np.expm1)
+softplus = _float_op(lambda x: np.logaddexp(0.0, x))
+erf = _float_op(np.vectorize(math.erf, otypes=[F64]))
+erfc = _float_op(np.vectorize(math.erfc, otypes=[F64]))
+relu6 = _same(lambda x: np.where(np.isnan(x), x, np.minimum(np.maximum(x, 0), 6)))
+
+
+def invert(x):
+    return ~np.asarray(x, I32)
+
+
 def is_nan(x):
     return np.isnan(np.asarray(x, F64))
 
@@ -138,6 +152,34 @@ def pow(a, b):  # noqa: A001
         e >>= 1
     recip = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 != 0, -1, 1), 0))
     return np.where(b < 0, recip, out).astype(I32)
+
+
+def _floordiv(a, b):
+    """TensorFlow's: floats floor the float32 quotient; ints floor the exact one."""
+    if np.result_type(a, b) == F64:
+        return np.floor(np.asarray(a / b).astype(F32))
+    return np.floor_divide(a, b)
+
+
+def _floormod(a, b):
+    """TensorFlow's: C's fmod (exact), moved to the divisor's sign."""
+    r = np.fmod(a, b)
+    return np.where((r != 0) & ((b < 0) != (r < 0)), r + b, r)
+
+
+floordiv = _arith(_floordiv)
+floormod = _arith(_floormod)
+
+
+def _bitwise(fn):
+    def ref(a, b):
+        return fn(np.asarray(a, I32), np.asarray(b, I32))
+    return ref
+
+
+bitwise_and = _bitwise(np.bitwise_and)
+bitwise_or = _bitwise(np.bitwise_or)
+bitwise_xor = _bitwise(np.bitwise_xor)
 
 
 def _compare(fn):
