@@ -26,7 +26,7 @@ UNARY = {
 # Ops whose float result may differ from the float64 reference by more than rounding.
 TRANSCENDENTAL = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "elu", "sin", "cos",
                   "pow", "div", "logsumexp", "mean", "log1p", "expm1", "softplus", "erf",
-                  "erfc"}
+                  "erfc", "prod", "cumprod"}
 
 UNARY_SHAPES = [(), (1,), (7,), (3, 4), (2, 3, 5), (2, 1, 3, 4), (0,), (2, 0, 3),
                 (9000,), (3, 8200)]
@@ -59,7 +59,7 @@ BINARY_SHAPES = [((), ()), ((5,), ()), ((), (5,)), ((4,), (4,)), ((2, 3), (3,)),
 SCALARS = (2.5, -3, True, 0.0)
 
 # -- reductions: (shape, axis, keepdims) ---------------------------------------------------
-REDUCE_OPS = ("sum", "mean", "max", "min", "logsumexp")
+REDUCE_OPS = ("sum", "mean", "max", "min", "logsumexp", "prod")
 ARG_OPS = ("argmax", "argmin")
 REDUCE_CASES = [((), None, False), ((7,), None, False), ((7,), 0, True), ((3, 4), 0, False),
                 ((3, 4), 1, True), ((3, 4), -1, False), ((2, 3, 5), (0, 2), False),
@@ -73,7 +73,23 @@ ARG_CASES = [((7,), None, False), ((7,), 0, True), ((3, 4), 0, False), ((3, 4), 
 REDUCE_DTYPES = {"sum": ("float32", "int32", "bool"), "mean": ("float32", "int32"),
                  "max": ("float32", "int32", "bool"), "min": ("float32", "int32", "bool"),
                  "logsumexp": ("float32",), "argmax": ("float32", "int32"),
-                 "argmin": ("float32", "int32")}
+                 "argmin": ("float32", "int32"), "prod": ("float32", "int32")}
+
+# -- scans (cumsum, cumprod): (shape, axis, exclusive, reverse) ---------------------------
+SCAN_CASES = [((1,), 0, False, False), ((7,), 0, False, False), ((7,), 0, True, False),
+              ((7,), -1, False, True), ((6,), 0, True, True), ((3, 4), 0, False, False),
+              ((3, 4), 1, True, True), ((2, 3, 5), 1, False, True), ((2, 3, 4, 5), 2, True,
+                                                                    False),
+              ((2, 1, 3, 2), 1, True, False), ((0, 3), 1, False, False), ((3, 0), 1, True,
+                                                                          True),
+              ((9000,), 0, False, False), ((2, 8200), 1, True, False), ((8200, 2), 0, False,
+                                                                        True),
+              ((5, 300, 3), 1, False, False)]
+
+# -- reverse: (shape, axes) ----------------------------------------------------------------
+REVERSE_CASES = [((), []), ((5,), [0]), ((5,), []), ((3, 4), [0]), ((3, 4), [1]),
+                 ((3, 4), [0, 1]), ((2, 3, 4), [-1, 0]), ((2, 1, 3, 4), [1, 2]),
+                 ((0, 3), [1]), ((9000,), [0]), ((3, 8200), [1]), ((2, 3, 4, 5), [0, 3])]
 
 # -- matmul: (a shape, b shape, transpose_a, transpose_b) ----------------------------------
 MATMUL_CASES = [((1, 1), (1, 1), False, False), ((3, 5), (5, 4), False, False),
@@ -109,8 +125,12 @@ def values(dtype, shape, rng, specials=True, kind=None):
         return rng.random(shape) < 0.5
     if dtype == "int32":
         lo, hi = (-5, 6) if kind == "pow_base" else (-3, 9) if kind == "pow_exp" else (-20, 21)
+        if kind == "near_one":
+            lo, hi = -3, 4
         x = rng.integers(lo, hi, shape).astype(np.int32)
         return np.where(x == 0, 7, x).astype(np.int32) if kind == "nonzero" else x
+    if kind == "near_one":  # products that neither overflow nor underflow
+        return (rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape)).astype(np.float32)
     if kind == "pow_exp":
         x = np.where(rng.random(shape) < 0.5, rng.integers(-3, 4, shape),
                      rng.normal(0, 2, shape))

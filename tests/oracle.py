@@ -239,6 +239,41 @@ def mean(x, axis=None, keepdims=False):
         return np.asarray(total / count if count else total * np.nan).astype(F32)
 
 
+def prod(x, axis=None, keepdims=False):
+    x = np.asarray(x)
+    axes = _axes(x, axis)
+    if x.dtype == F32:
+        with np.errstate(all="ignore"):
+            return np.prod(_f64(x), axis=axes, keepdims=keepdims).astype(F32)
+    return np.prod(x.astype(I32), axis=axes, keepdims=keepdims, dtype=I32)  # wraps
+
+
+def _scan(fn, identity):
+    def ref(x, axis=0, exclusive=False, reverse=False):
+        x = np.asarray(x)
+        y = np.flip(x, axis) if reverse else x
+        with np.errstate(all="ignore"):
+            if x.dtype == F32:
+                out = fn(_f64(y), axis=axis).astype(F32)
+            else:
+                out = fn(y.astype(I32), axis=axis, dtype=I32)  # wraps
+        if exclusive:
+            out = np.moveaxis(out, axis, 0)
+            first = np.full((1 if len(out) else 0,) + out.shape[1:], identity, out.dtype)
+            out = np.concatenate([first, out[:-1]])
+            out = np.moveaxis(out, 0, axis)
+        return np.flip(out, axis) if reverse else out
+    return ref
+
+
+cumsum = _scan(np.cumsum, 0)
+cumprod = _scan(np.cumprod, 1)
+
+
+def reverse(x, axes):
+    return np.flip(np.asarray(x), tuple(axes)) if len(axes) else np.asarray(x)
+
+
 def _extreme(fn, which):
     def ref(x, axis=None, keepdims=False):
         x = np.asarray(x)

@@ -7,7 +7,12 @@ from .ops.elementwise import (abs, add, ceil, cos, div, equal, exp, floor, great
 from .ops.elementwise import (bitwise_and, bitwise_or, bitwise_xor, erf, erfc,  # noqa: F401
                               expm1, floordiv, floormod, invert, log1p, logical_and,
                               logical_or, logical_xor, reciprocal, softplus)
+from .ops.array_ops import add_n  # noqa: F401
+from .ops.creation import eye
 from .ops.matmul import matmul  # noqa: F401
+from .ops.reduce import (reduce_all, reduce_any, reduce_prod, reduce_std,  # noqa: F401
+                         reduce_variance)
+from .ops.scan import cumprod, cumsum  # noqa: F401
 from .ops.nn import log_softmax, softmax  # noqa: F401
 from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum  # noqa: F401
 
@@ -23,8 +28,9 @@ reduce_logsumexp = logsumexp
 
 
 class linalg:  # noqa: N801  (a namespace, as tf.linalg)
-    """`tf.linalg.matmul`."""
+    """`tf.linalg`: matmul, eye."""
     matmul = staticmethod(matmul)
+    eye = staticmethod(eye)
 
 
 class bitwise:  # noqa: N801  (a namespace, as tf.bitwise)

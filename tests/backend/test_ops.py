@@ -8,8 +8,9 @@ import oracle
 import texflow as tf
 from harness import each_backend, raises
 from op_cases import (ARG_CASES, ARG_OPS, BINARY, BINARY_SHAPES, MATMUL_CASES, REDUCE_CASES,
-                      REDUCE_DTYPES, REDUCE_OPS, SCALARS, TRANSCENDENTAL, TRANSPOSE_CASES,
-                      UNARY, UNARY_SHAPES, VALUE_KINDS, rng_for, values)
+                      REDUCE_DTYPES, REDUCE_OPS, REVERSE_CASES, SCALARS, SCAN_CASES,
+                      TRANSCENDENTAL, TRANSPOSE_CASES, UNARY, UNARY_SHAPES, VALUE_KINDS,
+                      rng_for, values)
 
 
 def _tolerance(op):
@@ -21,9 +22,9 @@ def _tolerance(op):
     return (2e-6, 1e-7) if gpu else (1e-6, 0.0)
 
 
-def _check(op, got, expected, what, atol_extra=0.0):
+def _check(op, got, expected, what, atol_extra=0.0, rtol_extra=0.0):
     rtol, atol = _tolerance(op)
-    oracle.assert_close(got, expected, rtol, atol + atol_extra, what)
+    oracle.assert_close(got, expected, rtol + rtol_extra, atol + atol_extra, what)
 
 
 def _run(fn, *args, **kwargs):
@@ -35,8 +36,9 @@ def _run(fn, *args, **kwargs):
 def _op(name):
     """The public function of op `name`: tf.<name>, else under TensorFlow's namespaces."""
     for space in (tf, tf.math, tf.nn, tf.bitwise):
-        if hasattr(space, name):
-            return getattr(space, name)
+        for public in (name, "reduce_" + name):
+            if hasattr(space, public):
+                return getattr(space, public)
     raise AttributeError(f"no public function for op {name!r}")
 
 
@@ -149,13 +151,18 @@ def test_cast():
 def test_reduce(op):
     for dtype in REDUCE_DTYPES[op]:
         for shape, axis, keepdims in REDUCE_CASES:
-            x = values(dtype, shape, rng_for(op, dtype, shape, axis), specials=False)
+            x = values(dtype, shape, rng_for(op, dtype, shape, axis), specials=False,
+                       kind="near_one" if op == "prod" else None)
             got = _run(_op(op), tf.array(x), axis=axis, keepdims=keepdims)
             expected = getattr(oracle, op)(x, axis=axis, keepdims=keepdims)
+            what = f"{op}({dtype}{list(shape)}, axis={axis}, keepdims={keepdims})"
+            if op == "prod":  # rounding grows with the number of factors, in any order
+                count = x.size // max(got.size, 1)
+                _check(op, got, expected, what, rtol_extra=1.2e-7 * count)
+                continue
             # Summation order differs between backends: allow rounding of |x| summed.
             scale = oracle.sum(np.abs(x.astype(np.float32)), axis=axis, keepdims=keepdims)
-            _check(op, got, expected, f"{op}({dtype}{list(shape)}, axis={axis}, "
-                                      f"keepdims={keepdims})", atol_extra=2e-6 * scale)
+            _check(op, got, expected, what, atol_extra=2e-6 * scale)
 
 
 @each_backend(op=["max", "min", "sum", "logsumexp"])
@@ -238,3 +245,34 @@ def test_reshape_is_a_view_of_the_same_data():
     _check("exp", w.numpy(), oracle.exp(z.numpy()), "exp of a reshaped view")
     for a in (x, y, z, w):
         a.dispose()
+
+
+@each_backend(op=["cumsum", "cumprod"])
+def test_scan(op):
+    for dtype in ("float32", "int32"):
+        for shape, axis, exclusive, reverse in SCAN_CASES:
+            x = values(dtype, shape, rng_for(op, dtype, shape, axis, exclusive, reverse),
+                       specials=False, kind="near_one" if op == "cumprod" else None)
+            got = _run(_op(op), tf.array(x), axis, exclusive, reverse)
+            expected = getattr(oracle, op)(x, axis, exclusive, reverse)
+            what = f"{op}({dtype}{list(shape)}, axis={axis}, exclusive={exclusive}, " \
+                   f"reverse={reverse})"
+            n = shape[axis]
+            if op == "cumprod":  # rounding grows with the number of factors
+                _check(op, got, expected, what, rtol_extra=1.2e-7 * n)
+            else:  # a tree of sums, not left to right: rounding of the running |x|
+                scale = oracle.cumsum(np.abs(x).astype(np.float32), axis, exclusive, reverse)
+                _check(op, got, expected, what, atol_extra=2e-6 * scale)
+    x = np.array([[1.0, np.nan, 2.0], [np.inf, 1.0, -np.inf]], np.float32)
+    for axis in (0, 1):
+        _check(op, _run(_op(op), tf.array(x), axis), getattr(oracle, op)(x, axis),
+               f"{op} with NaN and inf, axis={axis}")
+
+
+@each_backend
+def test_reverse():
+    for shape, axes in REVERSE_CASES:
+        for dtype in ("float32", "int32", "bool"):
+            x = values(dtype, shape, rng_for("reverse", shape, axes, dtype))
+            _check("reverse", _run(tf.reverse, tf.array(x), axes), oracle.reverse(x, axes),
+                   f"reverse({dtype}{list(shape)}, axis={axes})")
