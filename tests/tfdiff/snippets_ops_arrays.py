@@ -17,7 +17,8 @@ SNIPPETS = {
     "reduce_prod/math_alias": "tf.math.reduce_prod(tf.constant([2.0, -0.5, np.inf]))",
     "reduce_any/axes": "tf.reduce_any(tf.constant([[True, False], [False, False]]), axis=1)",
     "reduce_any/all_axes": "tf.reduce_any(tf.constant([[False, False], [False, True]]))",
-    "reduce_any/empty": "(tf.reduce_any(tf.zeros([0]) > 0), tf.reduce_all(tf.zeros([2, 0]) > 0, 1))",
+    "reduce_any/empty": "(tf.reduce_any(tf.zeros([0]) > 0), "
+                        "tf.reduce_all(tf.zeros([2, 0]) > 0, 1))",
     "reduce_any/int_error": ("tf.reduce_any(tf.constant([1, 0]))", {"match": ["int32"]}),
     "reduce_all/keepdims": "tf.reduce_all(tf.constant([[True, True], [False, True]]), "
                            "axis=-1, keepdims=True)",
