@@ -71,6 +71,8 @@ GRAD_CASES = {
         tf.split(x, [1, -1], axis=1))], axis=1), [(2, 4)], "any"),
     "identity": (lambda tf, x: tf.identity(x) * 2.0, [(3,)], "any"),
     "linspace": (lambda tf, a, b: tf.linspace(a, b, 5, axis=-1), [(2,), (2,)], "any"),
+    "sort": (lambda tf, x: tf.sort(x, axis=0, direction="DESCENDING"), [(4, 3)], "distinct"),
+    "top_k": (lambda tf, x: tf.math.top_k(x, 2).values, [(3, 5)], "distinct"),
     "matmul": (lambda tf, a, b: tf.matmul(a, b), [(3, 4), (4, 5)], "any"),
     "matmul_transposed": (lambda tf, a, b: tf.matmul(a, b, True, True), [(4, 3), (5, 4)], "any"),
     "matmul_batch": (lambda tf, a, b: tf.matmul(a, b), [(2, 3, 4), (4, 5)], "any"),

@@ -53,6 +53,7 @@ from .ops.elementwise import logical_and, logical_or  # noqa: E402,F401
 from .ops.movement import reverse  # noqa: E402,F401
 from .ops.reduce import reduce_all, reduce_any, reduce_prod  # noqa: E402,F401
 from .ops.scan import cumsum  # noqa: E402,F401
+from .ops.sort import argsort, sort  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

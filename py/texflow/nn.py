@@ -6,6 +6,7 @@ from .ops.nn import (batch_normalization, bias_add, dropout, gelu, l2_loss, leak
                      log_softmax, moments, sigmoid_cross_entropy_with_logits, silu, softmax,
                      softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits,
                      swish)
+from .ops.sort import top_k
 
 max_pool2d = max_pool
 avg_pool2d = avg_pool
@@ -14,4 +15,4 @@ __all__ = ["avg_pool", "avg_pool2d", "batch_normalization", "bias_add", "conv2d"
            "elu", "gelu", "l2_loss", "leaky_relu", "log_softmax", "max_pool", "max_pool2d",
            "moments", "relu", "relu6", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu",
            "softmax", "softmax_cross_entropy_with_logits", "softplus",
-           "sparse_softmax_cross_entropy_with_logits", "swish", "tanh"]
+           "sparse_softmax_cross_entropy_with_logits", "swish", "tanh", "top_k"]

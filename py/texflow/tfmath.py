@@ -13,6 +13,7 @@ from .ops.matmul import matmul  # noqa: F401
 from .ops.reduce import (reduce_all, reduce_any, reduce_prod, reduce_std,  # noqa: F401
                          reduce_variance)
 from .ops.scan import cumprod, cumsum  # noqa: F401
+from .ops.sort import top_k  # noqa: F401
 from .ops.nn import log_softmax, softmax  # noqa: F401
 from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum  # noqa: F401
 
