@@ -9,6 +9,7 @@ import numpy as np
 MASK = np.array([[True, False, True], [False, False, True]])
 IDS = np.array([2, 0, 2, 1], np.int32)
 ONE_ZERO_PER_ROW = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], np.float32)
+ND_IDS = np.array([[0, 1], [2, 3], [0, 1]], np.int32)
 
 GRAD_CASES = {
     "neg": (lambda tf, x: tf.neg(x), [(3, 4)], "any"),
@@ -73,6 +74,12 @@ GRAD_CASES = {
     "linspace": (lambda tf, a, b: tf.linspace(a, b, 5, axis=-1), [(2,), (2,)], "any"),
     "sort": (lambda tf, x: tf.sort(x, axis=0, direction="DESCENDING"), [(4, 3)], "distinct"),
     "top_k": (lambda tf, x: tf.math.top_k(x, 2).values, [(3, 5)], "distinct"),
+    "gather_nd": (lambda tf, x: tf.gather_nd(x, tf.constant(ND_IDS)), [(3, 4, 2)], "any"),
+    "gather_nd_batch": (lambda tf, x: tf.gather_nd(x, tf.constant([[1], [0], [2]]),
+                                                   batch_dims=1), [(3, 4)], "any"),
+    "boolean_mask": (lambda tf, x: tf.boolean_mask(x, tf.constant(MASK)), [(2, 3)], "any"),
+    "boolean_mask_axis": (lambda tf, x: tf.boolean_mask(x, [True, False, True], axis=1),
+                          [(2, 3, 2)], "any"),
     "matmul": (lambda tf, a, b: tf.matmul(a, b), [(3, 4), (4, 5)], "any"),
     "matmul_transposed": (lambda tf, a, b: tf.matmul(a, b, True, True), [(4, 3), (5, 4)], "any"),
     "matmul_batch": (lambda tf, a, b: tf.matmul(a, b), [(2, 3, 4), (4, 5)], "any"),
