@@ -295,6 +295,14 @@ def top_k(x, k):
     return np.take_along_axis(np.asarray(x), order, -1), order
 
 
+def matrix_norm2(x):
+    """The largest singular value of each matrix (the last two axes)."""
+    x = _f64(x)
+    if 0 in x.shape[-2:]:
+        return np.zeros(x.shape[:-2], F32)
+    return np.linalg.norm(x, ord=2, axis=(-2, -1)).astype(F32)
+
+
 def reverse(x, axes):
     return np.flip(np.asarray(x), tuple(axes)) if len(axes) else np.asarray(x)
 

@@ -55,6 +55,8 @@ from .ops.movement import reverse  # noqa: E402,F401
 from .ops.reduce import reduce_all, reduce_any, reduce_prod  # noqa: E402,F401
 from .ops.scan import cumsum  # noqa: E402,F401
 from .ops.sort import argsort, sort  # noqa: E402,F401
+from .ops.einsum import einsum  # noqa: E402,F401
+from .ops.linalg import clip_by_global_norm, clip_by_norm, norm, tensordot  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

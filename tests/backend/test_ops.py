@@ -299,3 +299,13 @@ def test_top_k():
                 got = result.values.numpy(), result.indices.numpy()
             for part, g, e in zip(("values", "indices"), got, oracle.top_k(x, k)):
                 _check("top_k", g, e, f"top_k({dtype}{list(shape)}, k={k}).{part}")
+
+
+@each_backend
+def test_matrix_norm2():
+    """The host-only op behind tf.norm(ord=2) on matrices: numpy's SVD on any backend."""
+    for shape in ((1, 1), (3, 4), (5, 2), (2, 3, 3), (2, 0, 3), (64, 48)):
+        x = values("float32", shape, rng_for("matrix_norm2", shape), specials=False)
+        got = _run(tf.norm, tf.array(x), ord=2, axis=[-2, -1])
+        _check("matrix_norm2", got, oracle.matrix_norm2(x), f"norm({list(shape)}, ord=2)",
+               rtol_extra=1e-6)

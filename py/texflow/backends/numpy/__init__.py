@@ -9,7 +9,7 @@ import numpy as np
 from ... import dtypes
 from ..base import Backend
 # importing the kernel modules registers their kernels
-from . import conv, elementwise, matmul, movement, reduce, scan, sort  # noqa: F401
+from . import conv, elementwise, linalg, matmul, movement, reduce, scan, sort  # noqa: F401
 
 
 class NumpyBackend(Backend):
