@@ -7,7 +7,7 @@ math API with scopes, and the TensorFlow-style op names.
 
 from . import dtypes, nn
 from . import tfmath as math
-from .tfmath import linalg
+from .tfmath import bitwise, linalg
 from .dtypes import bool_, float32, int32
 from .engine.context import available_backends, get_backend, set_backend
 from .engine.ndarray import NDArray, Array1D, Array2D, Array3D, Array4D, Scalar
@@ -47,6 +47,12 @@ from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum
 
 from .tfmath import (divide, multiply, negative, reduce_logsumexp, reduce_max,  # noqa: F401
                      reduce_mean, reduce_min, reduce_sum, subtract)
+from .ops.array_ops import add_n, identity, rank, shape, size, split  # noqa: E402,F401
+from .ops.creation import eye, linspace  # noqa: E402,F401
+from .ops.elementwise import logical_and, logical_or  # noqa: E402,F401
+from .ops.movement import reverse  # noqa: E402,F401
+from .ops.reduce import reduce_all, reduce_any, reduce_prod  # noqa: E402,F401
+from .ops.scan import cumsum  # noqa: E402,F401
 
 __version__ = "0.1.0"
 
