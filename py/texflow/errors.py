@@ -80,3 +80,16 @@ UnavailableError = _op_error("UnavailableError", 14, "A source is not available 
 DataLossError = _op_error("DataLossError", 15,
                           "Unrecoverable data loss or corruption (truncated or corrupted "
                           "records).")
+
+
+class WorkerLostError(UnavailableError):
+    """A worker of a collective group disconnected or stopped answering.
+
+    Raised by the survivors' pending and later collectives until they call
+    `group.rejoin()` (or `group.resize()` in an elastic group). `ranks` are
+    the lost ranks and `generation` the membership they belonged to.
+    """
+
+    def __init__(self, message, ranks=(), generation=None):
+        super().__init__(message)
+        self.ranks, self.generation = tuple(ranks), generation
