@@ -216,3 +216,30 @@ def test_registration_api():
         assert isinstance(tf.keras.saving.deserialize_keras_object(config), Unregistered)
     finally:
         del tf.keras.saving.get_custom_objects()["Unregistered"]
+
+
+def test_weight_keys_are_the_ones_keras_writes():
+    """A subclassed model with a list of layers: the keys Keras 3.15 writes in its
+    .weights.h5 for this model (read from a file it wrote)."""
+    from texflow.checkpoint import get_state
+
+    class Blocks(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.blocks = [tf.keras.layers.Dense(2), tf.keras.layers.Dense(2)]
+            self.norm = tf.keras.layers.BatchNormalization()
+
+        def call(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return self.norm(x)
+
+    model = Blocks()
+    model(np.ones((1, 2), np.float32))
+    model.compile("sgd", "mse", metrics=[tf.keras.metrics.MeanAbsoluteError()])
+    model.fit(np.ones((2, 2), np.float32), np.ones((2, 2), np.float32), verbose=0)
+    assert sorted(get_state(model)) == [
+        'blocks/dense/vars/0', 'blocks/dense/vars/1', 'blocks/dense_1/vars/0',
+        'blocks/dense_1/vars/1', 'layers/batch_normalization/vars/0',
+        'layers/batch_normalization/vars/1', 'layers/batch_normalization/vars/2',
+        'layers/batch_normalization/vars/3', 'optimizer/vars/0', 'optimizer/vars/1']
