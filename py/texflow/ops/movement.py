@@ -6,7 +6,7 @@ from ..engine.registry import def_op
 from ..engine.run import run_op, run_view
 from ..errors import ShapeError
 from .grad_util import unbroadcast
-from .shape_util import broadcast_shapes
+from .shape_util import broadcast_shapes, normalize_axis
 
 
 def _as_array(x):
@@ -49,7 +49,7 @@ def reshape(x, shape):
     One dimension may be -1 and is inferred.
 
     >>> tf.reshape(tf.array([1, 2, 3, 4, 5, 6]), [2, -1]).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     x = _as_array(x)
     shape = infer_reshape(shape, x.size)
@@ -108,7 +108,7 @@ def transpose(x, perm=None):
     The default reverses the axes.
 
     >>> tf.transpose(tf.zeros([2, 3, 4]), [1, 0, 2]).shape
-    (3, 2, 4)
+    TensorShape([3, 2, 4])
     """
     x = _as_array(x)
     rank = len(x.shape)
@@ -283,7 +283,7 @@ def concat(values, axis=0):
     """Arrays joined along an existing `axis` (tf.concat); shapes match elsewhere.
 
     >>> tf.concat([tf.zeros([2, 1]), tf.ones([2, 2])], axis=1).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     values = [_as_array(v) for v in values]
     if not values:
@@ -302,7 +302,7 @@ def stack(values, axis=0):
     """Arrays of one shape joined along a new `axis` (tf.stack).
 
     >>> tf.stack([tf.zeros([2]), tf.ones([2])]).shape
-    (2, 2)
+    TensorShape([2, 2])
     """
     values = [_as_array(v) for v in values]
     if not values:
@@ -321,7 +321,9 @@ def stack(values, axis=0):
 def unstack(x, axis=0):
     """The slices of `x` along `axis`, each without that axis (tf.unstack)."""
     x = _as_array(x)
-    axis %= len(x.shape)
+    if not x.shape:
+        raise ShapeError("unstack: cannot unstack a rank-0 tensor (it has no axis)")
+    axis = normalize_axis("unstack", axis, len(x.shape))
     out = []
     for i in range(x.shape[axis]):
         begin = [0] * len(x.shape)

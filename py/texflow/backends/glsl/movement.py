@@ -1,6 +1,6 @@
 """GLSL kernels of the movement ops.
 
-transpose, broadcast_to, slice and tile are strided copies through the
+transpose, broadcast_to, slice, strided_slice and tile are strided copies through the
 elementwise generator (`map_launch`): a slice is the input's strides plus a
 flat offset, a tile a broadcast of the input viewed with a size-1 axis before
 each of its axes. pad, concat, gather and unsorted_segment_sum have programs of
@@ -41,6 +41,16 @@ def slice_(b, x, begin, size):
     strides = contiguous_strides(x.shape)
     offset = sum(i * s for i, s in zip(begin, strides))
     map_launch(b, b.out, [(x, x.type, strides, offset)], "x0", "copy")
+
+
+@kernel("strided_slice", "glsl")
+def strided_slice(b, x, window, shape, **spec):
+    # the output viewed as one axis per input axis (counts): a strided read of x
+    strides = contiguous_strides(x.shape)
+    offset = sum(start * s for (start, _, _), s in zip(window, strides))
+    view = Arg(b.out.ref, [c for _, _, c in window], b.out.dtype)
+    map_launch(b, view, [(x, x.type, [step * s for (_, step, _), s in zip(window, strides)],
+                          offset)], "x0", "copy")
 
 
 @kernel("tile", "glsl")

@@ -20,6 +20,15 @@ def slice_(x, begin, size):
     return x[tuple(slice(b, b + s) for b, s in zip(begin, size))]
 
 
+@kernel("strided_slice", "numpy")
+def strided_slice(x, window, shape, **spec):
+    index = []
+    for start, step, count in window:
+        stop = start + step * count
+        index.append(slice(start, stop if stop >= 0 else None, step))
+    return x[tuple(index)].reshape(shape)
+
+
 @kernel("pad", "numpy")
 def pad(x, paddings, constant_values):
     return np.pad(x, paddings, constant_values=constant_values)

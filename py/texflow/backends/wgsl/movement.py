@@ -1,4 +1,4 @@
-"""WGSL kernels of the movement ops: transpose, broadcast_to, slice, tile, concat,
+"""WGSL kernels of the movement ops: transpose, broadcast_to, slice, strided_slice, tile, concat,
 pad, gather and unsorted_segment_sum.
 
 Most are one strided copy (`copy_step`): element i of a shape is read at
@@ -78,6 +78,16 @@ def slice_(be, inputs, out_shape, out_dtype, begin, size):
     own = contiguous_strides(x.shape)
     offset = sum(b * s for b, s in zip(begin, own))
     return Recipe([copy_step(0, 1, out_dtype, out_shape, own, offset)], 4 * size_of(out_shape))
+
+
+@kernel("strided_slice", "wgsl")
+def strided_slice(be, inputs, out_shape, out_dtype, window, shape, **spec):
+    x = inputs[0]
+    own = contiguous_strides(x.shape)
+    offset = sum(start * s for (start, _, _), s in zip(window, own))
+    counts = tuple(c for _, _, c in window)
+    src = tuple(step * s for (_, step, _), s in zip(window, own))
+    return Recipe([copy_step(0, 1, out_dtype, counts, src, offset)], 4 * size_of(out_shape))
 
 
 @kernel("tile", "wgsl")
