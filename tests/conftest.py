@@ -86,10 +86,14 @@ class TestSession:
         for helper in sorted(TESTS.glob("*.py")):
             if helper.name != "conftest.py":
                 self._write(helper)
+        # data the helpers read, at the same path relative to them (tfdiff fixtures)
+        for data in sorted((TESTS / "data" / "tfdiff").glob("*.json")):
+            self._write(data, data.relative_to(TESTS).as_posix())
 
-    def _write(self, path):
-        self.page.evaluate("([p, text]) => pyodide.FS.writeFile(p, text)",
-                           [f"{self.DIR}/{Path(path).name}", Path(path).read_text()])
+    def _write(self, path, relative=None):
+        target = f"{self.DIR}/{relative or Path(path).name}"
+        self.page.evaluate("([p, text]) => { pyodide.FS.mkdirTree(p.slice(0, p.lastIndexOf('/')));"
+                           " pyodide.FS.writeFile(p, text); }", [target, Path(path).read_text()])
 
     def load_test_module(self, path):
         name = Path(path).stem

@@ -8,6 +8,7 @@ import numpy as np
 
 MASK = np.array([[True, False, True], [False, False, True]])
 IDS = np.array([2, 0, 2, 1], np.int32)
+ONE_ZERO_PER_ROW = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], np.float32)
 
 GRAD_CASES = {
     "neg": (lambda tf, x: tf.neg(x), [(3, 4)], "any"),
@@ -23,6 +24,20 @@ GRAD_CASES = {
     "sigmoid": (lambda tf, x: tf.sigmoid(x), [(3, 4)], "any"),
     "sin": (lambda tf, x: tf.sin(x), [(3, 4)], "any"),
     "cos": (lambda tf, x: tf.cos(x), [(3, 4)], "any"),
+    "log1p": (lambda tf, x: tf.math.log1p(x), [(3, 4)], "positive"),
+    "expm1": (lambda tf, x: tf.math.expm1(x), [(3, 4)], "any"),
+    "softplus": (lambda tf, x: tf.math.softplus(x), [(3, 4)], "any"),
+    "relu6": (lambda tf, x: tf.nn.relu6(x * 4.0), [(3, 4)], "away"),
+    "erf": (lambda tf, x: tf.math.erf(x), [(3, 4)], "any"),
+    "erfc": (lambda tf, x: tf.math.erfc(x), [(3, 4)], "any"),
+    "floormod": (lambda tf, a, b: tf.math.floormod(a * 3.0, b), [(2, 3), (3,)], "positive"),
+    "reciprocal": (lambda tf, x: tf.math.reciprocal(x), [(3, 4)], "positive"),
+    "silu": (lambda tf, x: tf.nn.silu(x, beta=1.5), [(3, 4)], "any"),
+    "gelu": (lambda tf, x: tf.nn.gelu(x), [(3, 4)], "any"),
+    "gelu_approximate": (lambda tf, x: tf.nn.gelu(x, approximate=True), [(3, 4)], "any"),
+    "l2_loss": (lambda tf, x: tf.nn.l2_loss(x), [(3, 4)], "any"),
+    "bias_add": (lambda tf, x, b: tf.nn.bias_add(x, b, data_format="NCHW"),
+                 [(2, 3, 2), (3,)], "any"),
     "add": (lambda tf, a, b: tf.add(a, b), [(2, 3), (3,)], "any"),
     "sub": (lambda tf, a, b: tf.sub(a, b), [(2, 1), (1, 3)], "any"),
     "mul": (lambda tf, a, b: tf.mul(a, b), [(4, 2, 3), (2, 1)], "any"),
@@ -39,6 +54,23 @@ GRAD_CASES = {
     "max": (lambda tf, x: tf.max(x, axis=0), [(3, 4)], "distinct"),
     "min": (lambda tf, x: tf.min(x, axis=-1, keepdims=True), [(3, 4)], "distinct"),
     "logsumexp": (lambda tf, x: tf.logsumexp(x, axis=1), [(3, 4)], "any"),
+    "reduce_prod": (lambda tf, x: tf.reduce_prod(x, axis=[0, 2]), [(3, 2, 2)], "away"),
+    "reduce_prod_with_zeros": (lambda tf, x: tf.reduce_prod(
+        x * tf.constant(ONE_ZERO_PER_ROW), axis=1), [(2, 3)], "away"),
+    "reduce_variance": (lambda tf, x: tf.math.reduce_variance(x, axis=1), [(3, 4)], "any"),
+    "reduce_std": (lambda tf, x: tf.math.reduce_std(x, axis=0, keepdims=True), [(4, 3)],
+                   "any"),
+    "cumsum": (lambda tf, x: tf.cumsum(x, axis=1, exclusive=True, reverse=True), [(3, 4)],
+               "any"),
+    "cumprod": (lambda tf, x: tf.math.cumprod(x, axis=0, reverse=True), [(4, 3)], "away"),
+    "cumprod_exclusive": (lambda tf, x: tf.math.cumprod(x, axis=-1, exclusive=True),
+                          [(2, 5)], "away"),
+    "reverse": (lambda tf, x: tf.reverse(x, [0, 2]), [(2, 3, 4)], "any"),
+    "add_n": (lambda tf, a, b: tf.add_n([a, b, a]), [(2, 3), (2, 3)], "any"),
+    "split": (lambda tf, x: tf.concat([s * float(k + 1) for k, s in enumerate(
+        tf.split(x, [1, -1], axis=1))], axis=1), [(2, 4)], "any"),
+    "identity": (lambda tf, x: tf.identity(x) * 2.0, [(3,)], "any"),
+    "linspace": (lambda tf, a, b: tf.linspace(a, b, 5, axis=-1), [(2,), (2,)], "any"),
     "matmul": (lambda tf, a, b: tf.matmul(a, b), [(3, 4), (4, 5)], "any"),
     "matmul_transposed": (lambda tf, a, b: tf.matmul(a, b, True, True), [(4, 3), (5, 4)], "any"),
     "matmul_batch": (lambda tf, a, b: tf.matmul(a, b), [(2, 3, 4), (4, 5)], "any"),

@@ -19,10 +19,14 @@ UNARY = {
     "sin": ("float32", "int32"), "cos": ("float32", "int32"),
     "is_nan": ("float32",), "is_finite": ("float32",),
     "logical_not": ("bool", "float32", "int32"),
+    "log1p": ("float32",), "expm1": ("float32",), "softplus": ("float32",),
+    "erf": ("float32",), "erfc": ("float32",), "relu6": ("float32", "int32"),
+    "invert": ("int32",),
 }
 # Ops whose float result may differ from the float64 reference by more than rounding.
 TRANSCENDENTAL = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "elu", "sin", "cos",
-                  "pow", "div", "logsumexp", "mean"}
+                  "pow", "div", "logsumexp", "mean", "log1p", "expm1", "softplus", "erf",
+                  "erfc", "prod", "cumprod"}
 
 UNARY_SHAPES = [(), (1,), (7,), (3, 4), (2, 3, 5), (2, 1, 3, 4), (0,), (2, 0, 3),
                 (9000,), (3, 8200)]
@@ -38,7 +42,15 @@ BINARY = {
     "maximum": _NUMERIC, "minimum": _NUMERIC,
     "equal": _COMPARE, "not_equal": _COMPARE, "less": _COMPARE,
     "less_equal": _COMPARE, "greater": _COMPARE, "greater_equal": _COMPARE,
+    "floordiv": (("float32", "float32"), ("int32", "int32"), ("float32", "int32")),
+    "floormod": (("float32", "float32"), ("int32", "int32"), ("int32", "float32")),
+    "bitwise_and": (("int32", "int32"),), "bitwise_or": (("int32", "int32"),),
+    "bitwise_xor": (("int32", "int32"),),
 }
+# Value kinds of the (first, second) operand where random values would not do: pow's
+# base and exponent, divisors without int zeros (an int division by zero raises).
+VALUE_KINDS = {"pow": ("pow_base", "pow_exp"), "floordiv": (None, "nonzero"),
+               "floormod": (None, "nonzero")}
 BINARY_SHAPES = [((), ()), ((5,), ()), ((), (5,)), ((4,), (4,)), ((2, 3), (3,)),
                  ((2, 1), (1, 3)), ((4, 1, 3), (2, 3)), ((2, 3, 1, 5), (3, 4, 1)),
                  ((1, 1, 1, 1), (2, 3, 4, 5)), ((0, 3), (3,)), ((2, 0), (1, 1)),
@@ -47,7 +59,7 @@ BINARY_SHAPES = [((), ()), ((5,), ()), ((), (5,)), ((4,), (4,)), ((2, 3), (3,)),
 SCALARS = (2.5, -3, True, 0.0)
 
 # -- reductions: (shape, axis, keepdims) ---------------------------------------------------
-REDUCE_OPS = ("sum", "mean", "max", "min", "logsumexp")
+REDUCE_OPS = ("sum", "mean", "max", "min", "logsumexp", "prod")
 ARG_OPS = ("argmax", "argmin")
 REDUCE_CASES = [((), None, False), ((7,), None, False), ((7,), 0, True), ((3, 4), 0, False),
                 ((3, 4), 1, True), ((3, 4), -1, False), ((2, 3, 5), (0, 2), False),
@@ -61,7 +73,23 @@ ARG_CASES = [((7,), None, False), ((7,), 0, True), ((3, 4), 0, False), ((3, 4), 
 REDUCE_DTYPES = {"sum": ("float32", "int32", "bool"), "mean": ("float32", "int32"),
                  "max": ("float32", "int32", "bool"), "min": ("float32", "int32", "bool"),
                  "logsumexp": ("float32",), "argmax": ("float32", "int32"),
-                 "argmin": ("float32", "int32")}
+                 "argmin": ("float32", "int32"), "prod": ("float32", "int32")}
+
+# -- scans (cumsum, cumprod): (shape, axis, exclusive, reverse) ---------------------------
+SCAN_CASES = [((1,), 0, False, False), ((7,), 0, False, False), ((7,), 0, True, False),
+              ((7,), -1, False, True), ((6,), 0, True, True), ((3, 4), 0, False, False),
+              ((3, 4), 1, True, True), ((2, 3, 5), 1, False, True), ((2, 3, 4, 5), 2, True,
+                                                                    False),
+              ((2, 1, 3, 2), 1, True, False), ((0, 3), 1, False, False), ((3, 0), 1, True,
+                                                                          True),
+              ((9000,), 0, False, False), ((2, 8200), 1, True, False), ((8200, 2), 0, False,
+                                                                        True),
+              ((5, 300, 3), 1, False, False)]
+
+# -- reverse: (shape, axes) ----------------------------------------------------------------
+REVERSE_CASES = [((), []), ((5,), [0]), ((5,), []), ((3, 4), [0]), ((3, 4), [1]),
+                 ((3, 4), [0, 1]), ((2, 3, 4), [-1, 0]), ((2, 1, 3, 4), [1, 2]),
+                 ((0, 3), [1]), ((9000,), [0]), ((3, 8200), [1]), ((2, 3, 4, 5), [0, 3])]
 
 # -- matmul: (a shape, b shape, transpose_a, transpose_b) ----------------------------------
 MATMUL_CASES = [((1, 1), (1, 1), False, False), ((3, 5), (5, 4), False, False),
@@ -97,7 +125,12 @@ def values(dtype, shape, rng, specials=True, kind=None):
         return rng.random(shape) < 0.5
     if dtype == "int32":
         lo, hi = (-5, 6) if kind == "pow_base" else (-3, 9) if kind == "pow_exp" else (-20, 21)
-        return rng.integers(lo, hi, shape).astype(np.int32)
+        if kind == "near_one":
+            lo, hi = -3, 4
+        x = rng.integers(lo, hi, shape).astype(np.int32)
+        return np.where(x == 0, 7, x).astype(np.int32) if kind == "nonzero" else x
+    if kind == "near_one":  # products that neither overflow nor underflow
+        return (rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape)).astype(np.float32)
     if kind == "pow_exp":
         x = np.where(rng.random(shape) < 0.5, rng.integers(-3, 4, shape),
                      rng.normal(0, 2, shape))

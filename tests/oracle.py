@@ -7,6 +7,8 @@ count as 0/1 in arithmetic; div and transcendental ops give float32;
 comparisons give bool). Empty reductions follow TensorFlow.
 """
 
+import math
+
 import numpy as np
 
 F32, F64, I32, I64, B = np.float32, np.float64, np.int32, np.int64, np.bool_
@@ -86,6 +88,18 @@ sin = _float_op(np.sin)
 cos = _float_op(np.cos)
 
 
+log1p = _float_op(np.log1p)
+expm1 = _float_op(np.expm1)
+softplus = _float_op(lambda x: np.logaddexp(0.0, x))
+erf = _float_op(np.vectorize(math.erf, otypes=[F64]))
+erfc = _float_op(np.vectorize(math.erfc, otypes=[F64]))
+relu6 = _same(lambda x: np.where(np.isnan(x), x, np.minimum(np.maximum(x, 0), 6)))
+
+
+def invert(x):
+    return ~np.asarray(x, I32)
+
+
 def is_nan(x):
     return np.isnan(np.asarray(x, F64))
 
@@ -138,6 +152,34 @@ def pow(a, b):  # noqa: A001
         e >>= 1
     recip = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 != 0, -1, 1), 0))
     return np.where(b < 0, recip, out).astype(I32)
+
+
+def _floordiv(a, b):
+    """TensorFlow's: floats floor the float32 quotient; ints floor the exact one."""
+    if np.result_type(a, b) == F64:
+        return np.floor(np.asarray(a / b).astype(F32))
+    return np.floor_divide(a, b)
+
+
+def _floormod(a, b):
+    """TensorFlow's: C's fmod (exact), moved to the divisor's sign."""
+    r = np.fmod(a, b)
+    return np.where((r != 0) & ((b < 0) != (r < 0)), r + b, r)
+
+
+floordiv = _arith(_floordiv)
+floormod = _arith(_floormod)
+
+
+def _bitwise(fn):
+    def ref(a, b):
+        return fn(np.asarray(a, I32), np.asarray(b, I32))
+    return ref
+
+
+bitwise_and = _bitwise(np.bitwise_and)
+bitwise_or = _bitwise(np.bitwise_or)
+bitwise_xor = _bitwise(np.bitwise_xor)
 
 
 def _compare(fn):
@@ -195,6 +237,41 @@ def mean(x, axis=None, keepdims=False):
         total = np.sum(_f64(x), axis=_axes(x, axis), keepdims=keepdims)
         count = int(np.prod([x.shape[a] for a in _axes(x, axis)]))
         return np.asarray(total / count if count else total * np.nan).astype(F32)
+
+
+def prod(x, axis=None, keepdims=False):
+    x = np.asarray(x)
+    axes = _axes(x, axis)
+    if x.dtype == F32:
+        with np.errstate(all="ignore"):
+            return np.prod(_f64(x), axis=axes, keepdims=keepdims).astype(F32)
+    return np.prod(x.astype(I32), axis=axes, keepdims=keepdims, dtype=I32)  # wraps
+
+
+def _scan(fn, identity):
+    def ref(x, axis=0, exclusive=False, reverse=False):
+        x = np.asarray(x)
+        y = np.flip(x, axis) if reverse else x
+        with np.errstate(all="ignore"):
+            if x.dtype == F32:
+                out = fn(_f64(y), axis=axis).astype(F32)
+            else:
+                out = fn(y.astype(I32), axis=axis, dtype=I32)  # wraps
+        if exclusive:
+            out = np.moveaxis(out, axis, 0)
+            first = np.full((1 if len(out) else 0,) + out.shape[1:], identity, out.dtype)
+            out = np.concatenate([first, out[:-1]])
+            out = np.moveaxis(out, 0, axis)
+        return np.flip(out, axis) if reverse else out
+    return ref
+
+
+cumsum = _scan(np.cumsum, 0)
+cumprod = _scan(np.cumprod, 1)
+
+
+def reverse(x, axes):
+    return np.flip(np.asarray(x), tuple(axes)) if len(axes) else np.asarray(x)
 
 
 def _extreme(fn, which):

@@ -7,7 +7,7 @@ math API with scopes, and the TensorFlow-style op names.
 
 from . import dtypes, nn
 from . import tfmath as math
-from .tfmath import linalg
+from .tfmath import bitwise, linalg
 from .dtypes import (DType, as_dtype, bool_, complex64, complex128, double, float16, float32,
                      float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32,
                      uint64)
@@ -52,6 +52,12 @@ from .ops.indexing import strided_slice
 
 from .tfmath import (divide, multiply, negative, reduce_logsumexp, reduce_max,  # noqa: F401
                      reduce_mean, reduce_min, reduce_sum, subtract)
+from .ops.array_ops import add_n, identity, rank, shape, size, split  # noqa: E402,F401
+from .ops.creation import eye, linspace  # noqa: E402,F401
+from .ops.elementwise import logical_and, logical_or  # noqa: E402,F401
+from .ops.movement import reverse  # noqa: E402,F401
+from .ops.reduce import reduce_all, reduce_any, reduce_prod  # noqa: E402,F401
+from .ops.scan import cumsum  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

@@ -1,15 +1,17 @@
 """`tf.nn`: TensorFlow's neural-network op names (the same functions as `tf.*`)."""
 
 from .ops.conv import avg_pool, conv2d, max_pool
-from .ops.elementwise import elu, relu, sigmoid, tanh
-from .ops.nn import (batch_normalization, dropout, leaky_relu, log_softmax, moments,
-                     sigmoid_cross_entropy_with_logits, softmax,
-                     softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits)
+from .ops.elementwise import elu, relu, relu6, sigmoid, softplus, tanh
+from .ops.nn import (batch_normalization, bias_add, dropout, gelu, l2_loss, leaky_relu,
+                     log_softmax, moments, sigmoid_cross_entropy_with_logits, silu, softmax,
+                     softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits,
+                     swish)
 
 max_pool2d = max_pool
 avg_pool2d = avg_pool
 
-__all__ = ["avg_pool", "avg_pool2d", "batch_normalization", "conv2d", "dropout", "elu",
-           "leaky_relu", "log_softmax", "max_pool", "max_pool2d", "moments", "relu", "sigmoid",
-           "sigmoid_cross_entropy_with_logits", "softmax", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "tanh"]
+__all__ = ["avg_pool", "avg_pool2d", "batch_normalization", "bias_add", "conv2d", "dropout",
+           "elu", "gelu", "l2_loss", "leaky_relu", "log_softmax", "max_pool", "max_pool2d",
+           "moments", "relu", "relu6", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu",
+           "softmax", "softmax_cross_entropy_with_logits", "softplus",
+           "sparse_softmax_cross_entropy_with_logits", "swish", "tanh"]

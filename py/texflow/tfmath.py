@@ -4,7 +4,15 @@ from .ops.elementwise import (abs, add, ceil, cos, div, equal, exp, floor, great
                               greater_equal, is_finite, is_nan, less, less_equal, log,
                               logical_not, maximum, minimum, mul, neg, not_equal, pow, rsqrt,
                               sigmoid, sign, sin, sqrt, square, sub, tanh)
+from .ops.elementwise import (bitwise_and, bitwise_or, bitwise_xor, erf, erfc,  # noqa: F401
+                              expm1, floordiv, floormod, invert, log1p, logical_and,
+                              logical_or, logical_xor, reciprocal, softplus)
+from .ops.array_ops import add_n  # noqa: F401
+from .ops.creation import eye
 from .ops.matmul import matmul  # noqa: F401
+from .ops.reduce import (reduce_all, reduce_any, reduce_prod, reduce_std,  # noqa: F401
+                         reduce_variance)
+from .ops.scan import cumprod, cumsum  # noqa: F401
 from .ops.nn import log_softmax, softmax  # noqa: F401
 from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum  # noqa: F401
 
@@ -20,5 +28,14 @@ reduce_logsumexp = logsumexp
 
 
 class linalg:  # noqa: N801  (a namespace, as tf.linalg)
-    """`tf.linalg.matmul`."""
+    """`tf.linalg`: matmul, eye."""
     matmul = staticmethod(matmul)
+    eye = staticmethod(eye)
+
+
+class bitwise:  # noqa: N801  (a namespace, as tf.bitwise)
+    """`tf.bitwise`: bit operations on int32 tensors."""
+    bitwise_and = staticmethod(bitwise_and)
+    bitwise_or = staticmethod(bitwise_or)
+    bitwise_xor = staticmethod(bitwise_xor)
+    invert = staticmethod(invert)

@@ -79,3 +79,49 @@ bool op_greater(int a, int b) { return a > b; }
 
 bool op_greater_equal(float a, float b) { return !f_isnan(a) && !f_isnan(b) && a >= b; }
 bool op_greater_equal(int a, int b) { return a >= b; }
+
+// floordiv and floormod, TensorFlow's: floor(a / b) for floats; for ints the quotient
+// rounded toward -inf, and a remainder with the divisor's sign. GLSL ES leaves / and %
+// of negative ints unspecified, so magnitudes are divided. A zero int divisor never
+// gets here: the op raises first, as TensorFlow does.
+float op_floordiv(float a, float b) { return floor(op_div(a, b)); }
+int op_floordiv(int a, int b) {
+  bool neg = (a < 0) != (b < 0);
+  uint ua = uint(a < 0 ? -a : a);
+  uint ub = uint(b < 0 ? -b : b);
+  uint q = ua / ub;
+  int iq = neg ? -int(q) : int(q);
+  return (neg && q * ub != ua) ? iq - 1 : iq;
+}
+
+// C's fmod, exact: |a| minus |b| 2^k for falling k (each subtraction is exact, as
+// |b| 2^k <= |a| < |b| 2^(k+1)), then the sign of a.
+float f_fmod(float a, float b) {
+  if (f_isnan(a) || f_isnan(b) || f_isinf(a) || b == 0.0) return f_nan();
+  if (f_isinf(b)) return a;
+  float r = abs(a);
+  float m = abs(b);
+  int eb = (floatBitsToInt(m) >> 23) & 255;
+  for (int i = 0; i < 300 && r >= m; i++) {
+    int k = ((floatBitsToInt(r) >> 23) & 255) - eb;
+    float s = f_exp2i(m, k);
+    r -= s > r ? 0.5 * s : s;
+  }
+  return a < 0.0 ? -r : r;
+}
+
+float op_floormod(float a, float b) {
+  float r = f_fmod(a, b);
+  return (r != 0.0 && (b < 0.0) != (r < 0.0)) ? r + b : r;
+}
+int op_floormod(int a, int b) {
+  uint ua = uint(a < 0 ? -a : a);
+  uint ub = uint(b < 0 ? -b : b);
+  uint ur = ua % ub;
+  int r = a < 0 ? -int(ur) : int(ur);
+  return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
+}
+
+int op_bitwise_and(int a, int b) { return a & b; }
+int op_bitwise_or(int a, int b) { return a | b; }
+int op_bitwise_xor(int a, int b) { return a ^ b; }

@@ -16,3 +16,6 @@ bool better_max(int v, int best) { return v > best; }
 
 bool better_min(float v, float best) { return f_isnan(v) ? !f_isnan(best) : v < best; }
 bool better_min(int v, int best) { return v < best; }
+
+float red_prod(float a, float b) { return a * b; }
+int red_prod(int a, int b) { return a * b; }

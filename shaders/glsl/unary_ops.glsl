@@ -78,3 +78,70 @@ float op_cast_float(float x) { return x; }
 float op_cast_float(int x) { return float(x); }
 bool op_cast_bool(float x) { return truthy(x); }
 bool op_cast_bool(int x) { return x != 0; }
+
+// log(1 + x) without losing x's low bits: log(u) * x / (u - 1) with u = 1 + x
+// corrects for the rounding of u (exact when u == 1).
+float op_log1p(float x) {
+  if (f_isnan(x) || x < -1.0) return f_nan();
+  if (f_isinf(x)) return x;
+  float u = 1.0 + x;
+  if (u == 1.0) return x;
+  return f_log(u) * (x / (u - 1.0));
+}
+
+float op_expm1(float x) {
+  if (f_isnan(x)) return x;
+  if (x < -104.0) return -1.0;
+  return f_expm1(x);
+}
+
+// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0.
+float op_softplus(float x) {
+  if (f_isnan(x)) return x;
+  float z = op_log1p(f_exp(-abs(x)));
+  return x > 0.0 ? x + z : z;
+}
+
+float op_relu6(float x) { return f_isnan(x) ? x : (x < 0.0 ? 0.0 : (x > 6.0 ? 6.0 : x)); }
+int op_relu6(int x) { return x < 0 ? 0 : (x > 6 ? 6 : x); }
+
+// erf: its Taylor series for |x| < 1 (12 terms), 1 - erfc by erfc's continued
+// fraction (40 levels) up to 4, where erf rounds to 1 in float32.
+float op_erf(float x) {
+  if (f_isnan(x)) return x;
+  float a = abs(x);
+  float r;
+  if (a < 1.0) {
+    float z = x * x;
+    float p = -1.0 / 918086400.0;  // (-1)^k / (k! (2k + 1)), k = 11 down to 0
+    p = p * z + 1.0 / 76204800.0; p = p * z - 1.0 / 6894720.0; p = p * z + 1.0 / 685440.0;
+    p = p * z - 1.0 / 75600.0; p = p * z + 1.0 / 9360.0; p = p * z - 1.0 / 1320.0;
+    p = p * z + 1.0 / 216.0; p = p * z - 1.0 / 42.0; p = p * z + 0.1;
+    p = p * z - 1.0 / 3.0; p = p * z + 1.0;
+    return 1.1283791670955126 * x * p;
+  }
+  if (a >= 4.0) {
+    r = 1.0;
+  } else {
+    float t = 0.0;
+    for (int k = 40; k >= 1; k--) t = 0.5 * float(k) / (a + t);
+    r = 1.0 - f_exp(-a * a) * 0.5641895835477563 / (a + t);
+  }
+  return x < 0.0 ? -r : r;
+}
+
+int op_invert(int x) { return ~x; }
+
+// erfc: 1 - erf(x) below 1 (no cancellation there: erfc >= 0.15), erfc's continued
+// fraction above, with exp(-x^2) as exp(-h^2) exp(-(x - h)(x + h)) for h = x cut to
+// 12 bits (h^2 is exact), so the rounding of x^2 does not cost relative accuracy.
+float op_erfc(float x) {
+  if (f_isnan(x)) return x;
+  if (x < 1.0) return 1.0 - op_erf(x);
+  if (x > 10.0) return 0.0;
+  float t = 0.0;
+  for (int k = 40; k >= 1; k--) t = 0.5 * float(k) / (x + t);
+  float h = intBitsToFloat(floatBitsToInt(x) & -4096);
+  float e = f_exp(-h * h) * f_exp(-(x - h) * (x + h));
+  return e * 0.5641895835477563 / (x + t);
+}

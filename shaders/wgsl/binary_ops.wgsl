@@ -118,3 +118,41 @@ fn op_greater_i32(a: i32, b: i32) -> bool { return a > b; }
 
 fn op_greater_equal_f32(a: f32, b: f32) -> bool { return op_less_equal_f32(b, a); }
 fn op_greater_equal_i32(a: i32, b: i32) -> bool { return a >= b; }
+
+// floordiv and floormod, TensorFlow's: floor(a / b) for floats; for ints the quotient
+// rounded toward -inf, and a remainder with the divisor's sign. A zero int divisor
+// never gets here: the op raises first, as TensorFlow does.
+fn op_floordiv_f32(a: f32, b: f32) -> f32 { return floor(op_div(a, b)); }
+fn op_floordiv_i32(a: i32, b: i32) -> i32 {
+  let q = a / b;  // truncated
+  return select(q, q - 1, q * b != a && (a < 0) != (b < 0));
+}
+
+// C's fmod, exact: |a| minus |b| 2^k for falling k (each subtraction is exact, as
+// |b| 2^k <= |a| < |b| 2^(k+1)), then the sign of a.
+fn fmod_f32(a: f32, b: f32) -> f32 {
+  if (is_nan_f32(a) || is_nan_f32(b) || is_inf_f32(a) || b == 0.0) { return nan_f32(); }
+  if (is_inf_f32(b)) { return a; }
+  var r = abs(a);
+  let m = abs(b);
+  let eb = i32((bitcast<u32>(m) >> 23u) & 255u);
+  for (var i = 0; i < 300 && r >= m; i = i + 1) {
+    let k = i32((bitcast<u32>(r) >> 23u) & 255u) - eb;
+    let s = ldexp(ldexp(m, k / 2), k - k / 2);  // ldexp's e2 must stay <= 128
+    r = r - select(s, 0.5 * s, s > r);
+  }
+  return copysign_f32(r, a);
+}
+
+fn op_floormod_f32(a: f32, b: f32) -> f32 {
+  let r = fmod_f32(a, b);
+  return select(r, r + b, r != 0.0 && (b < 0.0) != (r < 0.0));
+}
+fn op_floormod_i32(a: i32, b: i32) -> i32 {
+  let r = a % b;  // the sign of a
+  return select(r, r + b, r != 0 && (r < 0) != (b < 0));
+}
+
+fn op_bitwise_and_i32(a: i32, b: i32) -> i32 { return a & b; }
+fn op_bitwise_or_i32(a: i32, b: i32) -> i32 { return a | b; }
+fn op_bitwise_xor_i32(a: i32, b: i32) -> i32 { return a ^ b; }

@@ -186,3 +186,71 @@ fn cos_f32(x: f32) -> f32 {
   let z = o.y * o.y;
   return s * select(cos_poly(z), sin_poly(o.y, z), j == 2u);
 }
+
+// log(1 + x) without losing x's low bits: log(u) * x / (u - 1) with u = 1 + x
+// corrects for the rounding of u (exact when u == 1).
+fn op_log1p(x: f32) -> f32 {
+  if (is_nan_f32(x) || x < -1.0) { return nan_f32(); }
+  if (is_inf_f32(x)) { return x; }
+  let u = 1.0 + x;
+  if (u == 1.0) { return x; }
+  return op_log(u) * (x / (u - 1.0));
+}
+
+fn op_expm1(x: f32) -> f32 {
+  if (is_nan_f32(x)) { return x; }
+  if (x < -104.0) { return -1.0; }
+  return expm1_f32(x);
+}
+
+// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0.
+fn op_softplus(x: f32) -> f32 {
+  if (is_nan_f32(x)) { return x; }
+  let z = op_log1p(op_exp(-abs(x)));
+  return select(z, x + z, x > 0.0);
+}
+
+fn op_relu6_f32(x: f32) -> f32 {
+  if (is_nan_f32(x)) { return x; }
+  return select(select(x, 6.0, x > 6.0), 0.0, x < 0.0);
+}
+fn op_relu6_i32(x: i32) -> i32 { return clamp(x, 0, 6); }
+
+// erf: its Taylor series for |x| < 1 (12 terms), 1 - erfc by erfc's continued
+// fraction (40 levels) up to 4, where erf rounds to 1 in float32.
+fn op_erf(x: f32) -> f32 {
+  if (is_nan_f32(x)) { return x; }
+  let a = abs(x);
+  if (a < 1.0) {
+    let z = x * x;
+    var p = -1.0 / 918086400.0;  // (-1)^k / (k! (2k + 1)), k = 11 down to 0
+    p = p * z + 1.0 / 76204800.0; p = p * z - 1.0 / 6894720.0; p = p * z + 1.0 / 685440.0;
+    p = p * z - 1.0 / 75600.0; p = p * z + 1.0 / 9360.0; p = p * z - 1.0 / 1320.0;
+    p = p * z + 1.0 / 216.0; p = p * z - 1.0 / 42.0; p = p * z + 0.1;
+    p = p * z - 1.0 / 3.0; p = p * z + 1.0;
+    return 1.1283791670955126 * x * p;
+  }
+  var r = 1.0;
+  if (a < 4.0) {
+    var t = 0.0;
+    for (var k = 40; k >= 1; k = k - 1) { t = 0.5 * f32(k) / (a + t); }
+    r = 1.0 - op_exp(-a * a) * 0.5641895835477563 / (a + t);
+  }
+  return copysign_f32(r, x);
+}
+
+fn op_invert_i32(x: i32) -> i32 { return ~x; }
+
+// erfc: 1 - erf(x) below 1 (no cancellation there: erfc >= 0.15), erfc's continued
+// fraction above, with exp(-x^2) as exp(-h^2) exp(-(x - h)(x + h)) for h = x cut to
+// 12 bits (h^2 is exact), so the rounding of x^2 does not cost relative accuracy.
+fn op_erfc(x: f32) -> f32 {
+  if (is_nan_f32(x)) { return x; }
+  if (x < 1.0) { return 1.0 - op_erf(x); }
+  if (x > 10.0) { return 0.0; }
+  var t = 0.0;
+  for (var k = 40; k >= 1; k = k - 1) { t = 0.5 * f32(k) / (x + t); }
+  let h = bitcast<f32>(bitcast<u32>(x) & 0xfffff000u);
+  let e = op_exp(-h * h) * op_exp(-(x - h) * (x + h));
+  return e * 0.5641895835477563 / (x + t);
+}

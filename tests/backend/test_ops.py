@@ -6,10 +6,11 @@ import numpy as np
 
 import oracle
 import texflow as tf
-from harness import each_backend
+from harness import each_backend, raises
 from op_cases import (ARG_CASES, ARG_OPS, BINARY, BINARY_SHAPES, MATMUL_CASES, REDUCE_CASES,
-                      REDUCE_DTYPES, REDUCE_OPS, SCALARS, TRANSCENDENTAL, TRANSPOSE_CASES,
-                      UNARY, UNARY_SHAPES, rng_for, values)
+                      REDUCE_DTYPES, REDUCE_OPS, REVERSE_CASES, SCALARS, SCAN_CASES,
+                      TRANSCENDENTAL, TRANSPOSE_CASES, UNARY, UNARY_SHAPES, VALUE_KINDS,
+                      rng_for, values)
 
 
 def _tolerance(op):
@@ -21,15 +22,24 @@ def _tolerance(op):
     return (2e-6, 1e-7) if gpu else (1e-6, 0.0)
 
 
-def _check(op, got, expected, what, atol_extra=0.0):
+def _check(op, got, expected, what, atol_extra=0.0, rtol_extra=0.0):
     rtol, atol = _tolerance(op)
-    oracle.assert_close(got, expected, rtol, atol + atol_extra, what)
+    oracle.assert_close(got, expected, rtol + rtol_extra, atol + atol_extra, what)
 
 
 def _run(fn, *args, **kwargs):
     """Runs an op in a scope and returns its result as numpy."""
     with tf.scope():
         return fn(*args, **kwargs).numpy()
+
+
+def _op(name):
+    """The public function of op `name`: tf.<name>, else under TensorFlow's namespaces."""
+    for space in (tf, tf.math, tf.nn, tf.bitwise):
+        for public in (name, "reduce_" + name):
+            if hasattr(space, public):
+                return getattr(space, public)
+    raise AttributeError(f"no public function for op {name!r}")
 
 
 def _arr(x):
@@ -41,7 +51,7 @@ def test_unary(op):
     for dtype in UNARY[op]:
         for shape in UNARY_SHAPES:
             x = values(dtype, shape, rng_for(op, dtype, shape))
-            got = _run(getattr(tf, op), tf.array(x))
+            got = _run(_op(op), tf.array(x))
             _check(op, got, getattr(oracle, op)(x), f"{op}({dtype}{list(shape)})")
 
 
@@ -50,24 +60,42 @@ def test_binary(op):
     for da, db in BINARY[op]:
         for sa, sb in BINARY_SHAPES:
             rng = rng_for(op, da, db, sa, sb)
-            a = values(da, sa, rng, kind="pow_base" if op == "pow" else None)
-            b = values(db, sb, rng, kind="pow_exp" if op == "pow" else None)
-            got = _run(getattr(tf, op), tf.array(a), tf.array(b))
+            kind_a, kind_b = VALUE_KINDS.get(op, (None, None))
+            a, b = values(da, sa, rng, kind=kind_a), values(db, sb, rng, kind=kind_b)
+            got = _run(_op(op), tf.array(a), tf.array(b))
             _check(op, got, getattr(oracle, op)(a, b),
                    f"{op}({da}{list(sa)}, {db}{list(sb)})")
 
 
 @each_backend(op=sorted(BINARY))
 def test_binary_scalar_operand(op):
+    dtypes = {d for pair in BINARY[op] for d in pair}
     for dtype in ("float32", "int32"):
+        if dtype not in dtypes:
+            continue
+        kinds = VALUE_KINDS.get(op, (None, None))
         x = values(dtype, (3, 5), rng_for(op, dtype, "scalar"),
-                   kind="pow_base" if op == "pow" else None)
+                   kind=kinds[1] if "nonzero" in kinds else kinds[0])
         for s in SCALARS:
+            if "float32" not in dtypes and type(s) is not int:
+                continue  # int-only ops take int operands
             for a, b in ((x, s), (s, x)):
-                got = _run(getattr(tf, op), _arr(a), _arr(b))
+                got = _run(_op(op), _arr(a), _arr(b))
                 _check(op, got, getattr(oracle, op)(a, b),
                        f"{op}({'array' if a is x else a!r}, {'array' if b is x else b!r}) "
                        f"with a {dtype} array")
+
+
+@each_backend
+def test_int_division_by_zero_raises():
+    a = tf.array(np.array([7, -8, 9], np.int32))
+    on_device = tf.cast(tf.array(np.array([1.5, 0.5, 2.0], np.float32)) * 1.0, "int32")
+    for fn in (tf.math.floordiv, tf.math.floormod, lambda x, y: x // y, lambda x, y: x % y):
+        for b in (on_device, tf.array(np.array([2, 0, 1], np.int32)), 0):
+            with raises(tf.InvalidArgumentError, match="division by zero"):
+                fn(a, b)
+        got = fn(tf.cast(a, "float32"), on_device).numpy()  # floats divide by zero freely
+        assert got.dtype == np.float32 and not np.isfinite(got[1]), got
 
 
 @each_backend
@@ -84,7 +112,9 @@ def test_python_operators():
                                                      oracle.greater_equal(a, 0.5)),
              ("equal", ta == ta, oracle.equal(a, a)), ("not_equal", ta != 0.0,
                                                        oracle.not_equal(a, 0.0)),
-             ("matmul", ta @ tf.array(a.T), oracle.matmul(a, a.T))]
+             ("matmul", ta @ tf.array(a.T), oracle.matmul(a, a.T)),
+             ("floordiv", ta // tb, oracle.floordiv(a, b)), ("floormod", 7.5 % tb,
+                                                               oracle.floormod(7.5, b))]
     for op, got, expected in cases:
         _check(op, got.numpy(), expected, f"operator for {op}")
 
@@ -121,13 +151,18 @@ def test_cast():
 def test_reduce(op):
     for dtype in REDUCE_DTYPES[op]:
         for shape, axis, keepdims in REDUCE_CASES:
-            x = values(dtype, shape, rng_for(op, dtype, shape, axis), specials=False)
-            got = _run(getattr(tf, op), tf.array(x), axis=axis, keepdims=keepdims)
+            x = values(dtype, shape, rng_for(op, dtype, shape, axis), specials=False,
+                       kind="near_one" if op == "prod" else None)
+            got = _run(_op(op), tf.array(x), axis=axis, keepdims=keepdims)
             expected = getattr(oracle, op)(x, axis=axis, keepdims=keepdims)
+            what = f"{op}({dtype}{list(shape)}, axis={axis}, keepdims={keepdims})"
+            if op == "prod":  # rounding grows with the number of factors, in any order
+                count = x.size // max(got.size, 1)
+                _check(op, got, expected, what, rtol_extra=1.2e-7 * count)
+                continue
             # Summation order differs between backends: allow rounding of |x| summed.
             scale = oracle.sum(np.abs(x.astype(np.float32)), axis=axis, keepdims=keepdims)
-            _check(op, got, expected, f"{op}({dtype}{list(shape)}, axis={axis}, "
-                                      f"keepdims={keepdims})", atol_extra=2e-6 * scale)
+            _check(op, got, expected, what, atol_extra=2e-6 * scale)
 
 
 @each_backend(op=["max", "min", "sum", "logsumexp"])
@@ -137,7 +172,7 @@ def test_reduce_non_finite(op):
     x[2, :] = np.inf
     x[3, 5] = np.nan
     for axis in (None, 0, 1):
-        got = _run(getattr(tf, op), tf.array(x), axis=axis)
+        got = _run(_op(op), tf.array(x), axis=axis)
         _check(op, got, getattr(oracle, op)(x, axis=axis), f"{op}(non-finite, axis={axis})")
 
 
@@ -238,3 +273,34 @@ def test_reshape_is_a_view_of_the_same_data():
     _check("exp", w.numpy(), oracle.exp(z.numpy()), "exp of a reshaped view")
     for a in (x, y, z, w):
         a.dispose()
+
+
+@each_backend(op=["cumsum", "cumprod"])
+def test_scan(op):
+    for dtype in ("float32", "int32"):
+        for shape, axis, exclusive, reverse in SCAN_CASES:
+            x = values(dtype, shape, rng_for(op, dtype, shape, axis, exclusive, reverse),
+                       specials=False, kind="near_one" if op == "cumprod" else None)
+            got = _run(_op(op), tf.array(x), axis, exclusive, reverse)
+            expected = getattr(oracle, op)(x, axis, exclusive, reverse)
+            what = f"{op}({dtype}{list(shape)}, axis={axis}, exclusive={exclusive}, " \
+                   f"reverse={reverse})"
+            n = shape[axis]
+            if op == "cumprod":  # rounding grows with the number of factors
+                _check(op, got, expected, what, rtol_extra=1.2e-7 * n)
+            else:  # a tree of sums, not left to right: rounding of the running |x|
+                scale = oracle.cumsum(np.abs(x).astype(np.float32), axis, exclusive, reverse)
+                _check(op, got, expected, what, atol_extra=2e-6 * scale)
+    x = np.array([[1.0, np.nan, 2.0], [np.inf, 1.0, -np.inf]], np.float32)
+    for axis in (0, 1):
+        _check(op, _run(_op(op), tf.array(x), axis), getattr(oracle, op)(x, axis),
+               f"{op} with NaN and inf, axis={axis}")
+
+
+@each_backend
+def test_reverse():
+    for shape, axes in REVERSE_CASES:
+        for dtype in ("float32", "int32", "bool"):
+            x = values(dtype, shape, rng_for("reverse", shape, axes, dtype))
+            _check("reverse", _run(tf.reverse, tf.array(x), axes), oracle.reverse(x, axes),
+                   f"reverse({dtype}{list(shape)}, axis={axes})")

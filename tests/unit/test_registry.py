@@ -9,7 +9,7 @@ from texflow.backends.base import kernels_for
 from texflow.engine.registry import all_ops
 
 # Ops that never reach a kernel: views share the input's storage.
-VIEW_OPS = {"reshape", "stop_gradient"}
+VIEW_OPS = {"reshape", "stop_gradient", "identity"}
 LANGUAGES = {"numpy": "texflow.backends.numpy", "glsl": "texflow.backends.glsl",
              "wgsl": "texflow.backends.wgsl"}
 

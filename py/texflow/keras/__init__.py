@@ -1,3 +1,12 @@
-"""texflow.keras (`tf.keras`). So far: `tf.keras.datasets.mnist.load_data()`."""
+"""`tf.keras`: layers, models (Sequential, functional, subclassed) with
+compile/fit/evaluate/predict, losses, metrics, optimizers, callbacks,
+activations, initializers, regularizers, and `datasets.mnist`.
+"""
 
-from . import datasets  # noqa: F401
+from . import (activations, backend, callbacks, datasets, initializers, layers,  # noqa: F401
+               losses, metrics, models, optimizers, regularizers, utils)
+from .layers import Input, InputSpec, Layer  # noqa: F401
+from .models import Model, Sequential  # noqa: F401
+from .variables import KerasVariable as Variable  # noqa: F401
+
+__version__ = "3.15.0"

@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..dtypes import float32
 from ..engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
-from ..errors import ShapeError
+from ..errors import InvalidArgumentError, ShapeError
 
 
 def array(values, dtype=None):
@@ -149,3 +149,63 @@ def range_(start, limit=None, delta=1, dtype=None):
 def as_array(x):
     """`x` itself if it is an NDArray, else `array(x)`."""
     return x if isinstance(x, NDArray) else array(x)
+
+
+def _narrowed(dtype):
+    """The texflow dtype holding TensorFlow's `dtype` (int64 and float64 narrow, as the
+    README's TensorFlow 2 table says)."""
+    text = str(getattr(dtype, "name", dtype))
+    return dtypes.as_dtype({"int64": "int32", "float64": "float32"}.get(text, dtype))
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32):
+    """An identity matrix [num_rows, num_columns] (ones on the diagonal), repeated over
+    `batch_shape` (TensorFlow's eye).
+
+    >>> tf.eye(2, 3).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    """
+    rows = int(num_rows)
+    cols = rows if num_columns is None else int(num_columns)
+    batch = () if batch_shape is None else tuple(int(d) for d in batch_shape)
+    for d in (rows, cols) + batch:
+        if d < 0:
+            raise InvalidArgumentError(f"eye: dimension {d} must be >= 0 (num_rows={rows}, "
+                                       f"num_columns={cols}, batch_shape={list(batch)})")
+    matrix = np.eye(rows, cols, dtype=dtypes.NUMPY[_narrowed(dtype)])
+    return from_numpy(np.broadcast_to(matrix, batch + (rows, cols)))
+
+
+def linspace(start, stop, num, axis=0):
+    """`num` evenly spaced values from `start` to `stop`, both included (TensorFlow's
+    linspace: start + k * (stop - start) / (num - 1) in float32, with the ends exact).
+    `start` and `stop` may be tensors of one shape; the values run along `axis`.
+
+    >>> tf.linspace(0.0, 1.0, 5).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    from . import elementwise as ew
+    from .movement import concat, expand_dims, reshape, slice as slice_
+    num = int(num)
+    if num < 0:
+        raise InvalidArgumentError(f"linspace: num must be >= 0, received {num}")
+    start = start if isinstance(start, NDArray) else array(start, "float32")
+    stop = stop if isinstance(stop, NDArray) else array(stop, "float32")
+    if start.shape != stop.shape:
+        raise InvalidArgumentError(f"linspace: start shape {list(start.shape)} and stop "
+                                   f"shape {list(stop.shape)} differ")
+    rank = len(start.shape) + 1
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(f"linspace: axis {axis} is out of range for a result of "
+                                   f"rank {rank}")
+    axis %= rank
+    first, last = expand_dims(ew.cast(start, float32), axis), expand_dims(
+        ew.cast(stop, float32), axis)
+    delta = ew.div(ew.sub(last, first), float(max(num - 1, 1)))
+    steps = [1] * rank
+    steps[axis] = max(num - 2, 0)
+    inner = ew.add(first, ew.mul(delta, reshape(array(np.arange(1, max(num - 1, 1),
+                                                                dtype=np.float32)), steps)))
+    size = list(first.shape)
+    size[axis] = num
+    return slice_(concat([first, inner, last], axis), [0] * rank, size)

@@ -15,7 +15,7 @@ from ..dtypes import bool_, float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_op, run_view
-from ..errors import DTypeError
+from ..errors import DTypeError, InvalidArgumentError, NotFoundError
 from .shape_util import broadcast_shapes
 
 _SCALARS = (float, int, bool)
@@ -41,6 +41,27 @@ def _same_numeric(name):
         x = inputs[0]
         if x.dtype == bool_:
             raise DTypeError(f"{name} does not accept bool input; cast it first")
+        return x.shape, x.dtype
+    return infer
+
+
+def _float_only(name):
+    """TensorFlow's rule for float-only ops (log1p, erf, ...): other dtypes raise."""
+    def infer(inputs, attrs):
+        x = inputs[0]
+        if x.dtype != float32:
+            raise InvalidArgumentError(f"{name} needs a float32 tensor, received {x.dtype} "
+                                       f"(shape {list(x.shape)})")
+        return x.shape, x.dtype
+    return infer
+
+
+def _numeric_only(name):
+    def infer(inputs, attrs):
+        x = inputs[0]
+        if x.dtype == bool_:
+            raise InvalidArgumentError(f"{name} needs a float32 or int32 tensor, received bool "
+                                       f"(shape {list(x.shape)})")
         return x.shape, x.dtype
     return infer
 
@@ -95,6 +116,18 @@ elu = _unary("elu", _to_float, "x if x > 0 else exp(x) - 1",
              lambda dy, x, y: mul(dy, where(greater(x, 0), 1.0, add(y, 1.0))))
 sin = _unary("sin", _to_float, "The sine of x", lambda dy, x, y: mul(dy, cos(x)))
 cos = _unary("cos", _to_float, "The cosine of x", lambda dy, x, y: neg(mul(dy, sin(x))))
+log1p = _unary("log1p", _float_only("log1p"), "log(1 + x), accurate for small x",
+               lambda dy, x, y: div(dy, add(x, 1.0)))
+expm1 = _unary("expm1", _float_only("expm1"), "exp(x) - 1, accurate for small x",
+               lambda dy, x, y: mul(dy, add(y, 1.0)))
+softplus = _unary("softplus", _float_only("softplus"), "log(1 + exp(x)), without overflow",
+                  lambda dy, x, y: mul(dy, sigmoid(x)))
+relu6 = _unary("relu6", _numeric_only("relu6"), "min(max(x, 0), 6)",
+               lambda dy, x, y: where(logical_and(greater(x, 0), less(x, 6)), dy, 0.0))
+erf = _unary("erf", _float_only("erf"), "The error function of x",
+             lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), 1.1283791670955126)))
+erfc = _unary("erfc", _float_only("erfc"), "1 - erf(x), accurate where erf(x) is near 1",
+              lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), -1.1283791670955126)))
 is_nan = _unary("is_nan", _bool_result, "True where x is NaN")
 is_finite = _unary("is_finite", _bool_result, "True where x is neither infinite nor NaN")
 logical_not = _unary("logical_not", _bool_result, "True where x is zero (or False)")
@@ -178,6 +211,121 @@ less = _binary("less", _compare_infer("less"), "a < b")
 less_equal = _binary("less_equal", _compare_infer("less_equal"), "a <= b")
 greater = _binary("greater", _compare_infer("greater"), "a > b")
 greater_equal = _binary("greater_equal", _compare_infer("greater_equal"), "a >= b")
+
+
+_floordiv = def_op("floordiv", _arith("floordiv"))  # no gradient, as in TensorFlow
+_floormod = def_op("floormod", _arith("floormod"), grad=lambda dy, inputs, y, attrs:
+                   _reduce_to_inputs((dy, neg(mul(dy, floordiv(*inputs)))), inputs))
+
+
+def _check_int_divisor(name, a, b):
+    """TensorFlow raises on an integer division by zero; a GPU cannot, so zeros are looked
+    for first: in the host copy when there is one, else by one reduction and a read of
+    its single bool."""
+    if dtypes.upcast(_dtype_of(a), _dtype_of(b)) == float32:
+        return
+    if not isinstance(b, NDArray):
+        zero = b == 0
+    elif b._storage.values is not None:
+        zero = not b._storage.values.all()
+    else:
+        from .reduce import max as reduce_max
+        zero = bool(reduce_max(equal(b, 0)).item())
+    if zero:
+        raise InvalidArgumentError(f"{name}: integer division by zero (divisor of shape "
+                                   f"{list(_shape_of(b))})")
+
+
+def _division(op, doc):
+    def fn(a, b):
+        if not isinstance(a, NDArray) and not isinstance(b, NDArray):
+            a = from_numpy(to_numpy(a))
+        if isinstance(b, (list, tuple)) or hasattr(b, "__array__") and not isinstance(
+                b, NDArray):
+            b = from_numpy(to_numpy(b))
+        _check_int_divisor(op.name, a, b)
+        return run_op(op, (a, b))
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = doc
+    fn.op = op
+    return fn
+
+
+floordiv = _division(_floordiv, """a // b rounded toward -inf, TensorFlow's floordiv (`//`).
+
+    Floats give floor(a / b); ints the floored quotient, and an int division by zero
+    raises InvalidArgumentError (on a GPU backend that check reads back one bool).
+
+    >>> tf.math.floordiv(tf.constant([7, -7]), 2).tolist()
+    [3, -4]
+    """)
+floormod = _division(_floormod, """The remainder of floordiv, with the divisor's sign,
+    TensorFlow's floormod (`%`): a - floordiv(a, b) * b, computed exactly for floats.
+
+    >>> tf.math.floormod(tf.constant([7, -7]), 3).tolist()
+    [1, 2]
+    """)
+
+
+def _ints_only(name):
+    """Bitwise ops: int32 operands only (TensorFlow has no bool or float kernels)."""
+    def infer(inputs, attrs):
+        for i, x in enumerate(inputs):
+            d = _dtype_of(x)
+            if d != int32:
+                raise InvalidArgumentError(f"{name}: input {i} must be int32, received {d}")
+        return broadcast_shapes(name, *[_shape_of(x) for x in inputs]), int32
+    return infer
+
+
+bitwise_and = _binary("bitwise_and", _ints_only("bitwise_and"), "The bits set in both a and b")
+bitwise_or = _binary("bitwise_or", _ints_only("bitwise_or"), "The bits set in a or b")
+bitwise_xor = _binary("bitwise_xor", _ints_only("bitwise_xor"), "The bits set in one of a, b")
+invert = _unary("invert", _ints_only("invert"), "The bits of x flipped (~x)")
+
+
+def _bool_pair(name):
+    def check(x, y):
+        x = x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
+        y = y if isinstance(y, NDArray) else from_numpy(to_numpy(y))
+        for i, v in enumerate((x, y)):
+            if v.dtype != bool_:
+                raise InvalidArgumentError(f"{name}: input {i} must be a bool tensor, "
+                                           f"received {v.dtype} (shape {list(v.shape)})")
+        return x, y
+    return check
+
+
+def logical_and(x, y):
+    """Elementwise x AND y of two bool tensors, broadcasting (TensorFlow's logical_and).
+
+    >>> tf.logical_and(tf.constant([True, True]), tf.constant([True, False])).tolist()
+    [True, False]
+    """
+    return minimum(*_bool_pair("logical_and")(x, y))
+
+
+def logical_or(x, y):
+    """Elementwise x OR y of two bool tensors, broadcasting."""
+    return maximum(*_bool_pair("logical_or")(x, y))
+
+
+def logical_xor(x, y):
+    """Elementwise x XOR y of two bool tensors, broadcasting."""
+    return not_equal(*_bool_pair("logical_xor")(x, y))
+
+
+def reciprocal(x):
+    """1 / x of a float32 tensor (TensorFlow has no int32 kernel for it on the CPU).
+
+    >>> tf.math.reciprocal(tf.constant([2.0, 0.0])).tolist()
+    [0.5, inf]
+    """
+    x = x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
+    if x.dtype != float32:
+        raise NotFoundError(f"reciprocal: no kernel for {x.dtype} tensors (shape "
+                            f"{list(x.shape)}); cast to float32")
+    return div(1.0, x)
 
 
 def _pow_grad(dy, a, b, y):

@@ -1,10 +1,12 @@
 """Ops that move or reinterpret elements: reshape (a view), transpose, broadcast_to,
-slice, pad, tile, concat/stack, gather and its gradient unsorted_segment_sum."""
+reverse, slice, pad, tile, concat/stack, gather and its gradient unsorted_segment_sum."""
+
+import numpy as np
 
 from ..engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_op, run_view
-from ..errors import ShapeError
+from ..errors import InvalidArgumentError, ShapeError
 from .grad_util import unbroadcast
 from .shape_util import broadcast_shapes, normalize_axis
 
@@ -147,6 +149,39 @@ def broadcast_to(x, shape):
     """
     x = _as_array(x)
     return run_op(_broadcast_to, (x,), {"shape": normalize_shape(shape)})
+
+
+def _reverse_infer(inputs, attrs):
+    return inputs[0].shape, inputs[0].dtype
+
+
+_reverse = def_op("reverse", _reverse_infer,
+                  grad=lambda dy, inputs, y, attrs: (run_op(_reverse, (dy,), attrs),))
+
+
+def reverse(tensor, axis):
+    """`tensor` with the order of its elements reversed along each axis in the list
+    `axis` (TensorFlow's reverse; negative axes count from the end).
+
+    >>> tf.reverse(tf.constant([[1, 2], [3, 4]]), [1]).tolist()
+    [[2, 1], [4, 3]]
+    """
+    x = _as_array(tensor)
+    rank = len(x.shape)
+    given = np.asarray(axis.numpy() if isinstance(axis, NDArray) else axis)
+    if given.ndim != 1:
+        raise InvalidArgumentError(f"reverse: 'axis' must be 1-dimension, not {given.ndim} "
+                                   f"(received {axis!r})")
+    axes = []
+    for a in given.astype(np.int64).tolist():
+        if not -rank <= a < rank:
+            raise InvalidArgumentError(f"reverse: 'axis' entry {a} is out of the valid range "
+                                       f"[{-rank}, {rank}) for shape {list(x.shape)}")
+        if a % rank in axes:
+            raise InvalidArgumentError(f"reverse: axis {a % rank} specified more than once "
+                                       f"in {given.tolist()}")
+        axes.append(a % rank)
+    return run_op(_reverse, (x,), {"axes": tuple(sorted(axes))})
 
 
 # -- slice, pad, tile, concat -------------------------------------------------------

@@ -9,7 +9,7 @@ from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_view
-from ..errors import DTypeError, ShapeError
+from ..errors import DTypeError, InvalidArgumentError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
 from .creation import range_
@@ -99,6 +99,76 @@ def leaky_relu(x, alpha=0.2):
     """x if x > 0 else alpha * x (TensorFlow's default alpha is 0.2)."""
     x = _as_array(x)
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
+
+
+def _float_features(x, name, error=InvalidArgumentError):
+    x = _as_array(x)
+    if x.dtype != float32:
+        raise error(f"{name} needs float32 features, received {x.dtype} "
+                    f"(shape {list(x.shape)})")
+    return x
+
+
+def silu(features, beta=1.0):
+    """features * sigmoid(beta * features) (TensorFlow's silu, also `tf.nn.swish`).
+
+    >>> round(tf.nn.silu(tf.constant([1.0])).get(0), 4)
+    0.7311
+    """
+    x = _float_features(features, "silu")
+    return ew.mul(x, ew.sigmoid(x if beta == 1.0 else ew.mul(x, beta)))
+
+
+swish = silu
+
+
+def gelu(features, approximate=False):
+    """The Gaussian error linear unit, TensorFlow's formulas: 0.5 x erfc(-x / sqrt(2)),
+    or with `approximate` 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+
+    >>> round(tf.nn.gelu(tf.constant([1.0])).get(0), 4)
+    0.8413
+    """
+    x = _float_features(features, "gelu", ValueError)
+    if approximate:
+        inner = ew.mul(ew.add(x, ew.mul(ew.pow(x, 3.0), 0.044715)), 0.7978845608028654)
+        return ew.mul(ew.mul(x, 0.5), ew.add(ew.tanh(inner), 1.0))
+    return ew.mul(ew.mul(x, 0.5), ew.erfc(ew.mul(x, -0.7071067811865476)))
+
+
+def l2_loss(t):
+    """sum(t ** 2) / 2, TensorFlow's l2_loss (float32 only).
+
+    >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).get()
+    2.5
+    """
+    t = _float_features(t, "l2_loss")
+    return ew.mul(rd.sum(ew.square(t)), 0.5)
+
+
+def bias_add(value, bias, data_format=None):
+    """`value` plus a 1-D `bias` along its channel axis: the last one, or axis 1 for a
+    data_format starting 'NC' (TensorFlow's bias_add).
+
+    >>> tf.nn.bias_add(tf.zeros([2, 3]), [1.0, 2.0, 3.0]).tolist()[0]
+    [1.0, 2.0, 3.0]
+    """
+    value = _as_array(value)
+    bias = bias if isinstance(bias, NDArray) else from_numpy(to_numpy(bias, value.dtype))
+    if len(value.shape) < 2:
+        raise InvalidArgumentError(f"bias_add: the input tensor must be at least 2D: "
+                                   f"{list(value.shape)}")
+    if len(bias.shape) != 1:
+        raise InvalidArgumentError(f"bias_add: biases must be 1D: {list(bias.shape)}")
+    channels_first = data_format is not None and str(data_format).startswith("NC")
+    axis = 1 if channels_first else len(value.shape) - 1
+    if bias.shape[0] != value.shape[axis]:
+        raise InvalidArgumentError(
+            f"bias_add: must provide as many biases as the channel dimension of the input "
+            f"tensor: {list(bias.shape)} vs. {list(value.shape)}")
+    if channels_first:
+        bias = reshape(bias, (bias.shape[0],) + (1,) * (len(value.shape) - 2))
+    return ew.add(value, bias)
 
 
 def clip_by_value(x, clip_value_min, clip_value_max):

@@ -51,7 +51,36 @@ def _extreme_grad(dy, inputs, y, attrs):
     return (ew.mul(mask, ew.div(_kept(dy, inputs, attrs), count)),)
 
 
+def _prod_dtype(dtype):
+    if dtype == bool_:
+        raise InvalidArgumentError("reduce_prod needs a float32 or int32 tensor, received bool")
+    return dtype
+
+
+def _prod_grad(dy, inputs, y, attrs):
+    # TensorFlow's: the product of every other element, as the exclusive products from
+    # the left and from the right (right for zeros, unlike y / x), over the reduced
+    # elements brought to axis 0.
+    from .movement import transpose
+    from .scan import cumprod
+    x, axes = inputs[0], attrs["axes"]
+    perm = list(axes) + [i for i in range(len(x.shape)) if i not in axes]
+    moved = transpose(x, perm)
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    rows = reshape(moved, (n, x.size // n if n else 0))
+    others = ew.mul(cumprod(rows, 0, exclusive=True), cumprod(rows, 0, exclusive=True,
+                                                               reverse=True))
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    others = transpose(reshape(others, moved.shape), inverse)
+    return (ew.mul(broadcast_to(_kept(dy, inputs, attrs), x.shape), others),)
+
+
 _sum = def_op("sum", _reduce_infer("sum", _sum_dtype), grad=_sum_grad)
+_prod = def_op("prod", _reduce_infer("prod", _prod_dtype), grad=_prod_grad)
 _max = def_op("max", _reduce_infer("max", lambda d: d), grad=_extreme_grad)
 _min = def_op("min", _reduce_infer("min", lambda d: d), grad=_extreme_grad)
 
@@ -71,6 +100,66 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (tf.sum)
     [4.0, 6.0]
     """
     return _reduction(_sum, x, axis, keepdims)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False):
+    """The product of elements along `axis` (all axes when None); 1 for none.
+
+    >>> tf.reduce_prod(tf.constant([[1, 2], [3, 4]]), axis=1).tolist()
+    [2, 12]
+    """
+    return _reduction(_prod, input_tensor, axis, keepdims)
+
+
+def _bool_input(x, name):
+    x = _as_array(x)
+    if x.dtype != bool_:
+        raise InvalidArgumentError(f"{name} needs a bool tensor, received {x.dtype} "
+                                   f"(shape {list(x.shape)})")
+    return x
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False):
+    """True where any element along `axis` is true (False for none); bool input only.
+
+    >>> tf.reduce_any(tf.constant([[True, False], [False, False]]), axis=1).tolist()
+    [True, False]
+    """
+    return _reduction(_max, _bool_input(input_tensor, "reduce_any"), axis, keepdims)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False):
+    """True where every element along `axis` is true (True for none); bool input only.
+
+    >>> tf.reduce_all(tf.constant([[True, False], [True, True]]), axis=1).tolist()
+    [False, True]
+    """
+    return _reduction(_min, _bool_input(input_tensor, "reduce_all"), axis, keepdims)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False):
+    """The variance (mean squared deviation from the mean) along `axis`; float32 only.
+
+    >>> round(tf.math.reduce_variance(tf.constant([1.0, 2.0, 4.0])).get(), 4)
+    1.5556
+    """
+    x = _as_array(input_tensor)
+    if x.dtype != float32:
+        raise TypeError(f"reduce_variance: input must be real or complex, received "
+                        f"{x.dtype}")
+
+    def body():
+        deviation = ew.sub(x, mean(x, axis, keepdims=True))
+        return mean(ew.square(deviation), axis, keepdims)
+    return scope(body)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False):
+    """The standard deviation along `axis`: sqrt(reduce_variance); float32 only."""
+    x = _as_array(input_tensor)
+    if x.dtype != float32:
+        raise TypeError(f"reduce_std: input must be real or complex, received {x.dtype}")
+    return ew.sqrt(reduce_variance(x, axis, keepdims))
 
 
 def max(x, axis=None, keepdims=False):  # noqa: A001  (tf.max)

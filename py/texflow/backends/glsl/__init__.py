@@ -3,4 +3,4 @@
 Importing the package registers every kernel (it needs no browser).
 """
 
-from . import conv, elementwise, matmul, movement, reduce  # noqa: F401  (register kernels)
+from . import conv, elementwise, matmul, movement, reduce, scan  # noqa: F401  (register kernels)

@@ -169,6 +169,8 @@ _UNARY = {
     "floor": _SAME, "ceil": _SAME, "exp": _FLOAT, "log": _FLOAT, "sqrt": _FLOAT,
     "rsqrt": _FLOAT, "tanh": _FLOAT, "sigmoid": _FLOAT, "elu": _FLOAT, "sin": _FLOAT,
     "cos": _FLOAT, "is_nan": _PRED, "is_finite": _PRED, "logical_not": _PRED,
+    "log1p": _FLOAT, "expm1": _FLOAT, "softplus": _FLOAT, "erf": _FLOAT, "relu6": _SAME,
+    "invert": _SAME, "erfc": _FLOAT,
 }
 
 
@@ -189,7 +191,8 @@ _ARITH, _CMP = "arith", "cmp"
 _BINARY = {
     "add": _ARITH, "sub": _ARITH, "mul": _ARITH, "pow": _ARITH, "maximum": _ARITH,
     "minimum": _ARITH, "div": _FLOAT, "equal": _CMP, "not_equal": _CMP, "less": _CMP,
-    "less_equal": _CMP, "greater": _CMP, "greater_equal": _CMP,
+    "less_equal": _CMP, "greater": _CMP, "greater_equal": _CMP, "floordiv": _ARITH,
+    "floormod": _ARITH, "bitwise_and": _ARITH, "bitwise_or": _ARITH, "bitwise_xor": _ARITH,
 }
 
 

@@ -53,6 +53,15 @@ def strided_slice(b, x, window, shape, **spec):
                           offset)], "x0", "copy")
 
 
+@kernel("reverse", "glsl")
+def reverse(b, x, axes):
+    # reversed axes read with negative strides from their last element
+    strides = contiguous_strides(x.shape)
+    offset = sum((x.shape[a] - 1) * strides[a] for a in axes)
+    flipped = [-s if a in axes else s for a, s in enumerate(strides)]
+    map_launch(b, b.out, [(x, x.type, flipped, offset)], "x0", "copy")
+
+
 @kernel("tile", "glsl")
 def tile(b, x, multiples):
     # out viewed as [m0, n0, m1, n1, ...]: x repeats along the m axes (stride 0)

@@ -121,6 +121,11 @@ def reduce_sum(b, x, axes, keepdims):
     reduce_into(b, x, axes, "sum")
 
 
+@kernel("prod", "glsl")
+def reduce_prod(b, x, axes, keepdims):
+    reduce_into(b, x, axes, "prod")
+
+
 @kernel("max", "glsl")
 def reduce_max(b, x, axes, keepdims):
     reduce_into(b, x, axes, "max")

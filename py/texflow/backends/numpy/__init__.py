@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import dtypes
 from ..base import Backend
-from . import conv, elementwise, matmul, movement, reduce  # noqa: F401  (register kernels)
+from . import conv, elementwise, matmul, movement, reduce, scan  # noqa: F401  (register kernels)
 
 
 class NumpyBackend(Backend):

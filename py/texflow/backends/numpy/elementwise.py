@@ -39,6 +39,10 @@ _k("ceil")(np.ceil)
 _k("is_nan")(np.isnan)
 _k("is_finite")(np.isfinite)
 _k("logical_not")(np.logical_not)
+_k("invert")(np.invert)
+_k("bitwise_and")(np.bitwise_and)
+_k("bitwise_or")(np.bitwise_or)
+_k("bitwise_xor")(np.bitwise_xor)
 
 
 @_k("square")
@@ -108,6 +112,72 @@ def cos(x):
     return np.cos(_float(x))
 
 
+@_k("log1p")
+@_quiet
+def log1p(x):
+    return np.log1p(x)
+
+
+@_k("expm1")
+@_quiet
+def expm1(x):
+    return np.expm1(x)
+
+
+@_k("softplus")
+@_quiet
+def softplus(x):
+    return np.where(x > 0, x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+@_k("relu6")
+def relu6(x):
+    return np.where(np.isnan(x), x, np.clip(x, 0, 6)) if x.dtype.kind == "f" else \
+        np.clip(x, 0, 6)
+
+
+@_k("erf")
+def erf(x):
+    return erf_f64(x.astype(np.float64))
+
+
+@_k("erfc")
+def erfc(x):
+    return erfc_f64(x.astype(np.float64))
+
+
+def erfc_f64(x):
+    """erfc in float64: 1 - erf(x) below 1.5, else erfc's continued fraction (relative
+    accuracy in the tail, where 1 - erf(x) would cancel)."""
+    big = np.where(x < 1.5, 2.0, np.minimum(x, 30.0))
+    t = np.zeros_like(x)
+    for k in range(80, 0, -1):
+        t = 0.5 * k / (big + t)
+    with np.errstate(under="ignore"):
+        tail = np.exp(-big * big) / np.sqrt(np.pi) / (big + t)
+    return np.where(x < 1.5, 1.0 - erf_f64(x), tail)
+
+
+def erf_f64(x):
+    """erf in float64 (numpy has none): its Taylor series for |x| < 1.5, 1 - erfc by
+    erfc's continued fraction above; within 1e-15 of math.erf."""
+    a = np.abs(x)
+    small = a < 1.5
+    z = np.where(small, x * x, 0.0)
+    term, series = np.where(small, x, 0.0), np.zeros_like(x)
+    for k in range(40):
+        series = series + term / (2 * k + 1)
+        term = term * -z / (k + 1)
+    big = np.where(small, 2.0, np.minimum(a, 30.0))
+    t = np.zeros_like(x)
+    for k in range(80, 0, -1):
+        t = 0.5 * k / (big + t)
+    with np.errstate(under="ignore"):
+        tail = np.sign(x) * (1.0 - np.exp(-big * big) / np.sqrt(np.pi) / (big + t))
+    out = np.where(small, series * (2.0 / np.sqrt(np.pi)), tail)
+    return np.where(np.isnan(x), x, out)
+
+
 @_k("add")
 @_quiet
 def add(a, b):
@@ -149,6 +219,26 @@ def int_pow(a, b):
     odd = (b % 2) != 0
     recip = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
     return np.where(b < 0, recip, out).astype(np.int32)
+
+
+@_k("floordiv")
+@_quiet
+def floordiv(a, b):
+    a, b = _num(a), _num(b)
+    if np.result_type(a, b).kind == "f":
+        return np.floor(np.divide(_float(a), _float(b)))  # TensorFlow's, not numpy's
+    return np.floor_divide(a, b)
+
+
+@_k("floormod")
+@_quiet
+def floormod(a, b):
+    a, b = _num(a), _num(b)
+    if np.result_type(a, b).kind != "f":
+        return np.mod(a, b)
+    a, b = _float(a), _float(b)
+    r = np.fmod(a, b)
+    return np.where((r != 0) & ((b < 0) != (r < 0)), r + b, r)
 
 
 @_k("maximum")

@@ -15,6 +15,11 @@ def broadcast_to(x, shape):
     return np.broadcast_to(x, shape)
 
 
+@kernel("reverse", "numpy")
+def reverse(x, axes):
+    return np.flip(x, axes) if axes else x
+
+
 @kernel("slice", "numpy")
 def slice_(x, begin, size):
     return x[tuple(slice(b, b + s) for b, s in zip(begin, size))]

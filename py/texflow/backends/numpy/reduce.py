@@ -13,6 +13,12 @@ def sum(x, axes, keepdims):  # noqa: A001
         return np.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
 
 
+@kernel("prod", "numpy")
+def prod(x, axes, keepdims):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.prod(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+
+
 def _identity(dtype, which):
     """TensorFlow's value of an empty max (min): the lowest (highest) of the dtype."""
     if dtype == np.bool_:

@@ -4,4 +4,4 @@ Importing the package registers every kernel; `runtime.WGSLBackend` is the
 runtime-independent half of both backends.
 """
 
-from . import conv, elementwise, matmul, movement, reduce  # noqa: F401  (register kernels)
+from . import conv, elementwise, matmul, movement, reduce, scan  # noqa: F401  (register kernels)

@@ -169,9 +169,11 @@ def _predicate_unary(name):
     kernel(name, "wgsl")(plan)
 
 
-for _name in ("neg", "abs", "square", "sign", "relu", "floor", "ceil"):
+for _name in ("neg", "abs", "square", "sign", "relu", "floor", "ceil", "relu6",
+              "invert"):
     _same_dtype_unary(_name)
-for _name in ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "elu", "sin", "cos"):
+for _name in ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "elu", "sin", "cos", "log1p",
+              "expm1", "softplus", "erf", "erfc"):
     _float_unary(_name)
 for _name in ("is_nan", "is_finite", "logical_not"):
     _predicate_unary(_name)
@@ -200,7 +202,8 @@ def _compare(name):
     kernel(name, "wgsl")(plan)
 
 
-for _name in ("add", "sub", "mul", "pow", "maximum", "minimum"):
+for _name in ("add", "sub", "mul", "pow", "maximum", "minimum", "floordiv", "floormod",
+              "bitwise_and", "bitwise_or", "bitwise_xor"):
     _arith(_name)
 for _name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
     _compare(_name)

@@ -90,6 +90,17 @@ def strided_slice(be, inputs, out_shape, out_dtype, window, shape, **spec):
     return Recipe([copy_step(0, 1, out_dtype, counts, src, offset)], 4 * size_of(out_shape))
 
 
+@kernel("reverse", "wgsl")
+def reverse(be, inputs, out_shape, out_dtype, axes):
+    # reversed axes read with negative strides from their last element
+    x = inputs[0]
+    own = contiguous_strides(x.shape)
+    offset = sum((x.shape[a] - 1) * own[a] for a in axes)
+    strides = tuple(-s if a in axes else s for a, s in enumerate(own))
+    return Recipe([copy_step(0, 1, out_dtype, out_shape, strides, offset)],
+                  4 * size_of(out_shape))
+
+
 @kernel("tile", "wgsl")
 def tile(be, inputs, out_shape, out_dtype, multiples):
     x = inputs[0]

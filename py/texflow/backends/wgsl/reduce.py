@@ -27,6 +27,8 @@ _programs = {}
 _FOLD = {
     ("sum", "f32"): ("0.0", "acc = acc + v;"),
     ("sum", "i32"): ("0", "acc = acc + v;"),  # wraps, as numpy int32
+    ("prod", "f32"): ("1.0", "acc = acc * v;"),
+    ("prod", "i32"): ("1", "acc = acc * v;"),  # wraps, as numpy int32
     ("max", "f32"): ("-inf_f32()", "if (v > acc || is_nan_f32(v)) { acc = v; }"),
     ("max", "i32"): ("i32(-2147483647 - 1)", "acc = max(acc, v);"),
     ("min", "f32"): ("inf_f32()", "if (v < acc || is_nan_f32(v)) { acc = v; }"),
@@ -187,7 +189,7 @@ def _arg_reduction(op):
     kernel(op, "wgsl")(plan)
 
 
-for _op in ("sum", "max", "min"):
+for _op in ("sum", "prod", "max", "min"):
     _reduction(_op)
 for _op in ("argmax", "argmin"):
     _arg_reduction(_op)

@@ -1,0 +1,56 @@
+"""`tf.keras.layers`: the layer classes, a module per family."""
+
+from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
+from .base import InputSpec, Layer
+from .conv import Conv1D, Conv2D
+from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
+from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
+from .normalization import BatchNormalization, LayerNormalization
+from .pooling import (AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D,
+                      GlobalAveragePooling2D, GlobalMaxPooling1D, GlobalMaxPooling2D,
+                      MaxPooling1D, MaxPooling2D)
+from .preprocessing import Rescaling
+from .regularization import Dropout
+from .reshaping import Flatten, Permute, RepeatVector, Reshape, ZeroPadding2D
+
+# Keras's aliases.
+Convolution2D = Conv2D
+Convolution1D = Conv1D
+MaxPool2D = MaxPooling2D
+AvgPool2D = AveragePooling2D
+MaxPool1D = MaxPooling1D
+AvgPool1D = AveragePooling1D
+GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalMaxPool2D = GlobalMaxPooling2D
+GlobalAvgPool1D = GlobalAveragePooling1D
+GlobalMaxPool1D = GlobalMaxPooling1D
+
+
+def add(inputs, **kwargs):
+    """The functional form of `Add`: `add([x, y])`."""
+    return Add(**kwargs)(inputs)
+
+
+def concatenate(inputs, axis=-1, **kwargs):
+    """The functional form of `Concatenate`."""
+    return Concatenate(axis=axis, **kwargs)(inputs)
+
+
+def multiply(inputs, **kwargs):
+    return Multiply(**kwargs)(inputs)
+
+
+def average(inputs, **kwargs):
+    return Average(**kwargs)(inputs)
+
+
+def maximum(inputs, **kwargs):
+    return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs, **kwargs):
+    return Minimum(**kwargs)(inputs)
+
+
+def subtract(inputs, **kwargs):
+    return Subtract(**kwargs)(inputs)

@@ -1,0 +1,177 @@
+"""Convolution layers: Conv2D and Conv1D (channels last)."""
+
+import numpy as np
+
+from ...ops import elementwise as ew
+from ...ops.conv import conv2d
+from ...ops.movement import expand_dims, squeeze
+from .. import activations, initializers, regularizers
+from ..serialization import serializable, serialize_keras_object
+from .base import InputSpec, Layer
+
+_MODULE = "keras.layers"
+
+
+def normalize_tuple(value, n, name, allow_zero=False):
+    """`value` (an int or n ints) as a tuple of n positive ints."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        value = (int(value),) * n
+    else:
+        try:
+            value = tuple(int(v) for v in value)
+        except (TypeError, ValueError):
+            raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. "
+                             f"Received {name}={value!r}") from None
+    if len(value) != n or any(v < (0 if allow_zero else 1) for v in value):
+        raise ValueError(f"The `{name}` argument must be a tuple of {n} positive integers. "
+                         f"Received {name}={value!r}")
+    return value
+
+
+def normalize_padding(padding, allowed=("valid", "same")):
+    mode = str(padding).lower()
+    if mode not in allowed:
+        raise ValueError(f"The `padding` argument must be one of {list(allowed)}. "
+                         f"Received: padding={padding!r}")
+    return mode
+
+
+def normalize_data_format(data_format):
+    if data_format in (None, "channels_last"):
+        return "channels_last"
+    if data_format == "channels_first":
+        raise ValueError("texflow's convolution and pooling layers take channels_last (NHWC) "
+                         "inputs only; received data_format='channels_first'")
+    raise ValueError(f"The `data_format` argument must be one of 'channels_first', "
+                     f"'channels_last'. Received: data_format={data_format!r}")
+
+
+def conv_output_length(length, kernel, padding, stride, dilation=1):
+    """The output length of a convolution or pooling window along one axis."""
+    if length is None:
+        return None
+    span = (kernel - 1) * dilation + 1
+    if padding == "same":
+        return (length + stride - 1) // stride
+    return max(length - span + stride, 0) // stride
+
+
+class _Conv(Layer):
+    rank = 2
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, groups=1, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if not isinstance(filters, (int, np.integer)) or filters <= 0:
+            raise ValueError(f"Invalid value for argument `filters`. Expected a strictly "
+                             f"positive value. Received filters={filters}.")
+        n = self.rank
+        self.filters = int(filters)
+        self.kernel_size = normalize_tuple(kernel_size, n, "kernel_size")
+        self.strides = normalize_tuple(strides, n, "strides")
+        self.padding = normalize_padding(padding)
+        self.data_format = normalize_data_format(data_format)
+        self.dilation_rate = normalize_tuple(dilation_rate, n, "dilation_rate")
+        if groups != 1:
+            raise ValueError(f"texflow's convolution layers have groups=1 only, received "
+                             f"groups={groups}")
+        self.groups = 1
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+            raise ValueError(f"`strides > 1` not supported in conjunction with "
+                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
+                             f"dilation_rate={self.dilation_rate}")
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
+        self.input_spec = InputSpec(min_ndim=n + 2)
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        if channels is None:
+            raise ValueError(f'Layer "{self.name}": the channel dimension of the inputs '
+                             f"should be defined. Found None in shape {input_shape}")
+        self.kernel = self.add_weight(shape=self.kernel_size + (channels, self.filters),
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint, name="kernel")
+        self.bias = self.add_weight(shape=(self.filters,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint,
+                                    name="bias") if self.use_bias else None
+        self.input_spec = InputSpec(min_ndim=self.rank + 2, axes={-1: channels})
+
+    def _finish(self, y):
+        if self.bias is not None:
+            y = ew.add(y, self.bias)
+        return self.activation(y)
+
+    def compute_output_shape(self, input_shape):
+        spatial = tuple(conv_output_length(n, k, self.padding, s, d) for n, k, s, d in zip(
+            input_shape[1:-1], self.kernel_size, self.strides, self.dilation_rate))
+        return (input_shape[0],) + spatial + (self.filters,)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "filters": self.filters, "kernel_size": self.kernel_size,
+            "strides": self.strides, "padding": self.padding,
+            "data_format": self.data_format, "dilation_rate": self.dilation_rate,
+            "groups": self.groups, "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
+            "bias_initializer": serialize_keras_object(self.bias_initializer),
+            "kernel_regularizer": serialize_keras_object(self.kernel_regularizer),
+            "bias_regularizer": serialize_keras_object(self.bias_regularizer),
+            "activity_regularizer": serialize_keras_object(self.activity_regularizer),
+            "kernel_constraint": serialize_keras_object(self.kernel_constraint),
+            "bias_constraint": serialize_keras_object(self.bias_constraint),
+        })
+        return config
+
+
+@serializable(_MODULE)
+class Conv2D(_Conv):
+    """2-D convolution over NHWC images: `activation(conv2d(inputs, kernel) + bias)`.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or (height, width).
+        strides: an int or (sh, sw) (default 1).
+        padding: 'valid' (default) or 'same'.
+        dilation_rate: an int or (dh, dw) (default 1).
+        activation, use_bias, *_initializer, *_regularizer, *_constraint: as Dense.
+
+    >>> layer = tf.keras.layers.Conv2D(32, 3, activation="relu")
+    >>> layer(np.zeros((1, 28, 28, 1), np.float32)).shape
+    (1, 26, 26, 32)
+    """
+
+    rank = 2
+
+    def call(self, inputs):
+        y = conv2d(inputs, self.kernel, self.strides, self.padding.upper(), self.dilation_rate)
+        return self._finish(y)
+
+
+@serializable(_MODULE)
+class Conv1D(_Conv):
+    """1-D convolution over (batch, steps, channels) inputs.
+
+    >>> tf.keras.layers.Conv1D(4, 3)(np.zeros((2, 10, 1), np.float32)).shape
+    (2, 8, 4)
+    """
+
+    rank = 1
+
+    def call(self, inputs):
+        kernel = expand_dims(self.kernel, 0)
+        y = conv2d(expand_dims(inputs, 1), kernel, (1,) + self.strides, self.padding.upper(),
+                   (1,) + self.dilation_rate)
+        return self._finish(squeeze(y, 1))

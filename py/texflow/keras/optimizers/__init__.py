@@ -1,0 +1,54 @@
+"""`tf.keras.optimizers`: Keras 3's SGD, Adam, AdamW, RMSprop and Adagrad.
+
+Update rules and defaults are Keras 3's (they differ from TensorFlow 1's
+`tf.AdamOptimizer` and friends: Adam's epsilon is 1e-7 and added after the
+square root, RMSprop's mean square starts at 0, Adagrad adds epsilon inside
+the square root). Updates are ops on the variables' backend.
+
+State for checkpoints: `optimizer.iterations` (the step count) and
+`optimizer.variables` (iteration, learning_rate, then each slot), every one a
+KerasVariable with a stable path ("adam/sequential_dense_kernel_momentum").
+`get_state()` / `set_state()` give and restore them by path.
+
+One hook for distribution: `apply_gradients` passes the (gradient, variable)
+pairs through `optimizer.gradient_aggregator` (when set) before clipping and
+updating, so a strategy can all-reduce gradients there.
+"""
+
+from ..serialization import deserialize_keras_object, serialize_keras_object
+from . import schedules  # noqa: F401  (tf.keras.optimizers.schedules)
+from .base import Optimizer, clip_by_global_norm, clip_by_norm  # noqa: F401
+from .rules import SGD, Adagrad, Adam, AdamW, RMSprop
+
+_ALIASES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+
+
+def get(identifier):
+    """An optimizer from a name ('adam', 'sgd', 'rmsprop', 'adagrad', 'adamw'), a config
+    dict or an instance (returned as is).
+
+    >>> type(tf.keras.optimizers.get("rmsprop")).__name__
+    'RMSprop'
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str):
+        cls = _ALIASES.get(identifier.lower())
+        if cls is None:
+            raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
+                             f"known names: {sorted(_ALIASES)}")
+        return cls()
+    if isinstance(identifier, dict):
+        return deserialize_keras_object(identifier, what="optimizer")
+    if isinstance(identifier, type) and issubclass(identifier, Optimizer):
+        return identifier()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (expected a "
+                     "name such as 'adam' or a tf.keras.optimizers.Optimizer)")
+
+
+def serialize(optimizer):
+    return serialize_keras_object(optimizer)
+
+
+def deserialize(config, custom_objects=None):
+    return deserialize_keras_object(config, custom_objects, what="optimizer")

@@ -1,0 +1,300 @@
+"""The Keras optimizer base class: slots, clipping, weight decay, step count,
+learning rate (a float, settable, or a schedule), the gradient-aggregation hook."""
+
+import warnings
+
+import numpy as np
+
+from ...engine import scope as scopes
+from ...engine.ndarray import NDArray
+from ...ops import elementwise as ew
+from ...ops import reduce as rd
+from ...ops.nn import clip_by_value
+from .. import backend
+from ..serialization import serializable, serialize_keras_object
+from ..variables import KerasVariable
+from . import schedules
+
+_MODULE = "keras.optimizers"
+
+
+@serializable(_MODULE)
+class Optimizer:
+    """Base class of Keras optimizers: slots per variable, clipping, weight decay, a
+    step count and a learning rate (a float, settable, or a schedule).
+
+    Subclasses implement `build(variables)` (make slots with
+    `add_variable_from_reference`) and `update_step(gradient, variable, learning_rate)`.
+    """
+
+    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
+        if "lr" in kwargs:
+            raise ValueError("Argument `lr` is no longer supported: use `learning_rate`")
+        if "decay" in kwargs:
+            raise ValueError("Argument `decay` is no longer supported: use a learning rate "
+                             "schedule (tf.keras.optimizers.schedules)")
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
+        if use_ema:
+            raise ValueError("texflow's optimizers have no exponential moving average "
+                             "(use_ema=True)")
+        if gradient_accumulation_steps:
+            raise ValueError("texflow's optimizers have no gradient accumulation "
+                             "(gradient_accumulation_steps)")
+        if sum(v is not None for v in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
+                             f"be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                             f"global_clipnorm={global_clipnorm}")
+        self.name = name or backend.snake_case(type(self).__name__)
+        self.weight_decay, self.clipnorm = weight_decay, clipnorm
+        self.clipvalue, self.global_clipnorm = clipvalue, global_clipnorm
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_aggregator = None
+        self.built = False
+        self._slots = {}          # id(variable) -> (variable, {slot name: KerasVariable})
+        self._slot_order = []     # the slot variables in creation order
+        self._exclude_ids, self._exclude_names = set(), ()
+        with backend.name_scope(self.name):
+            self._iterations = KerasVariable(np.int32(0), name="iteration", trainable=False,
+                                             dtype="int32")
+        self._schedule = None
+        self._learning_rate = None
+        self._set_learning_rate(learning_rate)
+
+    # -- learning rate and step count -------------------------------------------------
+
+    def _set_learning_rate(self, value):
+        if isinstance(value, schedules.LearningRateSchedule) or (
+                callable(value) and not isinstance(value, (NDArray, float, int))):
+            self._schedule = value
+            return
+        value = float(value)
+        if not value >= 0:
+            raise ValueError(f"learning_rate must be a non-negative number or a schedule, "
+                             f"received {value}")
+        if self._learning_rate is None:
+            with backend.name_scope(self.name):
+                self._learning_rate = KerasVariable(np.float32(value), name="learning_rate",
+                                                    trainable=False)
+        else:
+            self._learning_rate.assign(np.float32(value))
+
+    @property
+    def learning_rate(self):
+        """The current learning rate: a variable (settable), or a schedule's value."""
+        if self._schedule is not None:
+            return np.float32(self._schedule(int(self._iterations.item())))
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if self._schedule is not None and not isinstance(value, schedules.LearningRateSchedule):
+            raise TypeError("This optimizer was created with a `LearningRateSchedule` object "
+                            "as its `learning_rate` constructor argument, hence its learning "
+                            "rate is not settable. If you need the learning rate to be "
+                            "settable, you should instantiate the optimizer with a float "
+                            "`learning_rate` argument.")
+        self._set_learning_rate(value)
+
+    lr = learning_rate
+
+    def current_learning_rate(self):
+        """The learning rate this step uses, as a Python float."""
+        if self._schedule is not None:
+            return float(self._schedule(int(self._iterations.item())))
+        return float(self._learning_rate.item())
+
+    @property
+    def iterations(self):
+        """The number of steps taken (an int32 variable; assign to restore it)."""
+        return self._iterations
+
+    # -- variables ---------------------------------------------------------------------
+
+    @property
+    def variables(self):
+        """The optimizer's state: iteration, learning_rate (without a schedule), slots."""
+        out = [self._iterations]
+        if self._schedule is None:
+            out.append(self._learning_rate)
+        return out + list(self._slot_order)
+
+    def build(self, variables):
+        """Makes the slots of `variables` (subclasses add theirs, then call this)."""
+        for v in variables:
+            self._slots.setdefault(id(v), (v, {}))
+        self.built = True
+
+    def add_variable_from_reference(self, reference_variable, name, initializer="zeros"):
+        """A slot shaped like `reference_variable`, with path
+        '<optimizer>/<variable path with _>_<name>'."""
+        from .. import initializers
+        path = getattr(reference_variable, "path", reference_variable.name).replace("/", "_")
+        with backend.name_scope(self.name):
+            slot = KerasVariable(initializers.get(initializer), shape=reference_variable.shape,
+                                 dtype=reference_variable.dtype, trainable=False,
+                                 name=f"{path}_{name}")
+        entry = self._slots.setdefault(id(reference_variable), (reference_variable, {}))
+        entry[1][name] = slot
+        self._slot_order.append(slot)
+        return slot
+
+    def slot(self, variable, name):
+        """The slot `name` of `variable` (e.g. 'momentum', 'velocity')."""
+        return self._slots[id(variable)][1][name]
+
+    def _slots_of(self, variable):
+        entry = self._slots.get(id(variable))
+        if entry is None or entry[0] is not variable:  # a variable new to this optimizer
+            self._slots.pop(id(variable), None)
+            self.build([variable])
+            entry = self._slots[id(variable)]
+        return entry[1]
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Variables (or names containing any of `var_names`) weight decay skips."""
+        if self.built:
+            raise ValueError("`exclude_from_weight_decay()` can only be configured before "
+                             "the optimizer is built.")
+        self._exclude_ids = {id(v) for v in var_list or ()}
+        self._exclude_names = tuple(var_names or ())
+
+    # -- applying gradients ----------------------------------------------------------------
+
+    def apply_gradients(self, grads_and_vars):
+        """Applies one update to each variable from its gradient; returns the step count.
+
+        None gradients are skipped with a warning (an error if all are None).
+        """
+        pairs = list(grads_and_vars)
+        return self.apply([g for g, _ in pairs], [v for _, v in pairs])
+
+    def apply(self, grads, trainable_variables=None):
+        grads = list(grads)
+        variables = list(trainable_variables if trainable_variables is not None
+                         else [v for v, _ in self._slots.values()])
+        if len(grads) != len(variables):
+            raise ValueError(f"apply: {len(grads)} gradients for {len(variables)} variables")
+        for v in variables:
+            if not hasattr(v, "assign"):
+                raise TypeError(f"apply_gradients needs variables, received "
+                                f"{type(v).__name__}")
+        if not self.built:
+            self.build(variables)
+        pairs = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables) if g is None]
+        if not pairs:
+            raise ValueError("No gradients provided for any variable.")
+        if missing:
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
+                          "the loss. If using `model.compile()`, did you forget to provide a "
+                          "`loss` argument?", stacklevel=2)
+        for g, v in pairs:
+            if tuple(g.shape) != tuple(v.shape):
+                raise ValueError(f"gradient of shape {tuple(g.shape)} for variable "
+                                 f"{getattr(v, 'path', v.name)} of shape {tuple(v.shape)}")
+        if self.gradient_aggregator is not None:
+            pairs = list(self.gradient_aggregator(pairs))
+        with scopes.scope():  # frees the update's intermediates; variables are kept
+            grads = self._clip([g for g, _ in pairs])
+            lr = self.current_learning_rate()
+            for g, v in zip(grads, [v for _, v in pairs]):
+                slots = self._slots_of(v)
+                self._apply_weight_decay(v, lr)
+                self.update_step(g, v, lr, slots)
+                if getattr(v, "constraint", None) is not None:
+                    v.assign(v.constraint(v))
+        self._iterations.assign(np.int32(self._iterations.item() + 1))
+        return self._iterations
+
+    def _clip(self, grads):
+        if self.clipnorm:
+            return [clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm:
+            return clip_by_global_norm(grads, self.global_clipnorm)
+        if self.clipvalue:
+            return [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        return grads
+
+    def _apply_weight_decay(self, v, lr):
+        if not self.weight_decay or id(v) in self._exclude_ids or any(
+                n in getattr(v, "name", "") for n in self._exclude_names):
+            return
+        v.assign_sub(ew.mul(v, float(self.weight_decay) * lr))
+
+    def update_step(self, gradient, variable, learning_rate, slots):
+        raise NotImplementedError(f"{type(self).__name__} must implement update_step")
+
+    def scale_loss(self, loss):
+        """`loss * loss_scale_factor` when one is set (else the loss itself)."""
+        return ew.mul(loss, float(self.loss_scale_factor)) if self.loss_scale_factor else loss
+
+    def minimize(self, loss_fn, var_list):
+        """Computes `loss_fn()` under a GradientTape and applies its gradients."""
+        from ...autodiff.gradient_tape import GradientTape
+        var_list = list(var_list)
+        with GradientTape() as tape:
+            loss = loss_fn()
+        self.apply_gradients(zip(tape.gradient(loss, var_list), var_list))
+        return loss
+
+    # -- state and config --------------------------------------------------------------------
+
+    def get_state(self):
+        """{variable path: numpy value} of `variables` (the step count included)."""
+        return {v.path: v.numpy() for v in self.variables}
+
+    def set_state(self, state):
+        """Restores `get_state()` output; slots must exist (build the optimizer first)."""
+        by_path = {v.path: v for v in self.variables}
+        unknown = sorted(set(state) - set(by_path))
+        if unknown:
+            raise ValueError(f"optimizer {self.name!r} has no variables {unknown}; it has "
+                             f"{sorted(by_path)} (build it with the model's variables first)")
+        for path, value in state.items():
+            v = by_path[path]
+            value = np.asarray(value)
+            if tuple(value.shape) != tuple(v.shape):
+                raise ValueError(f"optimizer variable {path} has shape {tuple(v.shape)}, the "
+                                 f"state gives shape {tuple(value.shape)}")
+        for path, value in state.items():
+            by_path[path].assign(np.asarray(value).astype(by_path[path].dtype))
+
+    def get_config(self):
+        lr = (serialize_keras_object(self._schedule) if self._schedule is not None
+              else float(self._learning_rate.item()))
+        return {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
+                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
+                "clipvalue": self.clipvalue, "use_ema": False, "ema_momentum": 0.99,
+                "ema_overwrite_frequency": None, "loss_scale_factor": self.loss_scale_factor,
+                "gradient_accumulation_steps": None}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"],
+                                                            custom_objects)
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+def clip_by_norm(g, clip_norm):
+    """g scaled down so its L2 norm is at most clip_norm."""
+    norm = ew.sqrt(rd.sum(ew.square(g)))
+    return ew.div(ew.mul(g, float(clip_norm)), ew.maximum(norm, float(clip_norm)))
+
+
+def clip_by_global_norm(grads, clip_norm):
+    """Every gradient scaled by clip_norm / max(global norm, clip_norm)."""
+    total = None
+    for g in grads:
+        s = rd.sum(ew.square(g))
+        total = s if total is None else ew.add(total, s)
+    scale = ew.div(float(clip_norm), ew.maximum(ew.sqrt(total), float(clip_norm)))
+    return [ew.mul(g, scale) for g in grads]

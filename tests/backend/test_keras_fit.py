@@ -1,0 +1,118 @@
+"""Model.fit/evaluate/predict on every backend: short deterministic runs against real
+Keras 3.15's history and weights, the seed tutorials' models, memory, and bad input."""
+
+import numpy as np
+
+import harness
+import keras_cases
+import texflow as tf
+from harness import each_backend
+from keras_cases import arr, close
+
+
+def _model(case):
+    return tf.keras.Sequential([
+        tf.keras.Input((3,)),
+        tf.keras.layers.Dense(4, activation="tanh",
+                              kernel_regularizer=tf.keras.regularizers.L2(0.01)),
+        tf.keras.layers.Dense(case["units"], activation=case["activation"])])
+
+
+@each_backend(case=keras_cases.cases("fits"))
+def test_fit_matches_keras(case):
+    model = _model(case)
+    model.set_weights([arr(w) for w in case["w0"]])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), **case["compile"])
+    y = arr(case["y"], np.int32 if case["units"] == 3 else np.float32)
+    fit_args = dict(case["fit"])
+    if "class_weight" in fit_args:
+        fit_args["class_weight"] = {int(k): v for k, v in fit_args["class_weight"].items()}
+    history = model.fit(arr(case["x"]), y, shuffle=False, verbose=0,
+                        sample_weight=arr(case["sample_weight"]), **fit_args)
+    assert sorted(history.history) == sorted(case["history"])
+    for key, values in case["history"].items():
+        close(history.history[key], values, rtol=2e-4, atol=2e-5, what=f"history {key}")
+    for mine, theirs in zip(model.get_weights(), case["weights"]):
+        close(mine, theirs, rtol=2e-4, atol=2e-5, what="weights after fit")
+    result = model.evaluate(arr(case["x"]), y, verbose=0, return_dict=True)
+    for key, value in case["evaluate"].items():
+        close(result[key], value, rtol=2e-4, atol=2e-5, what=f"evaluate {key}")
+
+
+def _mnist(n_train, n_test):
+    (x, y), (xt, yt) = tf.keras.datasets.mnist.load_data()
+    scale = np.float32(255)
+    return ((x[:n_train, ..., None] / scale).astype(np.float32), y[:n_train],
+            (xt[:n_test, ..., None] / scale).astype(np.float32), yt[:n_test])
+
+
+def seed_cnn():
+    """Seed 000's model, as written there."""
+    return tf.keras.Sequential([
+        tf.keras.layers.Conv2D(32, 3, activation='relu', input_shape=(28, 28, 1)),
+        tf.keras.layers.MaxPooling2D(),
+        tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(64, activation='relu'),
+        tf.keras.layers.Dense(10, activation='softmax')])
+
+
+@each_backend
+def test_seed_cnn_learns_mnist():
+    tf.keras.utils.set_random_seed(1)
+    x, y, xt, yt = _mnist(2560, 500)
+    model = seed_cnn()
+    model.compile(loss=tf.keras.losses.sparse_categorical_crossentropy,
+                  optimizer=tf.keras.optimizers.Adam(learning_rate=0.001), metrics=['accuracy'])
+    train = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(2560, seed=1).batch(64)
+    history = model.fit(x=train, epochs=1, verbose=0)  # 40 steps
+    loss, accuracy = model.evaluate(xt, yt, verbose=0)
+    assert history.history["loss"][0] < 1.5 and accuracy > 0.75, (history.history, accuracy)
+    probs = model.predict(xt[:8], verbose=0)
+    assert probs.shape == (8, 10) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+
+
+@each_backend
+def test_seed_003_regression_on_dataset_and_numpy():
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(1, input_shape=(1,),
+                              kernel_regularizer=tf.keras.regularizers.L2(1e-4))])
+    model.compile(loss='mse', optimizer='sgd')
+    dataset = tf.data.Dataset.from_tensors(([1.], [1.])).repeat(100).batch(10)
+    first = model.fit(dataset, epochs=2, verbose=0).history["loss"]
+    result = model.evaluate(dataset, verbose=0)
+    assert isinstance(result, float) and first[1] < first[0]
+    inputs, targets = np.ones((100, 1)), np.ones((100, 1))
+    later = model.fit(inputs, targets, epochs=2, batch_size=10, verbose=0).history["loss"]
+    assert later[1] < later[0] < first[1]
+    kernel = model.layers[0].kernel.numpy()
+    reg = float(model.losses[0])
+    assert np.isclose(reg, 1e-4 * float(np.sum(kernel ** 2)), rtol=1e-5)
+    # The loss fit reports includes the regularization term.
+    w, b = kernel.item(), model.layers[0].bias.numpy().item()
+    total = model.evaluate(inputs, targets, verbose=0)
+    assert np.isclose(total, (w + b - 1.0) ** 2 + reg, rtol=1e-4), (total, w, b, reg)
+
+
+@each_backend
+def test_memory_stays_flat_over_an_epoch():
+    class Watch(tf.keras.callbacks.Callback):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def on_train_batch_end(self, batch, logs=None):
+            info = harness.memory()
+            self.seen.append((info["num_arrays"], info["num_bytes"],
+                              info["num_gpu_objects"]))
+
+    x = np.random.default_rng(0).random((96, 8, 8, 1), dtype=np.float32)
+    y = (x.mean(axis=(1, 2, 3)) > 0.5).astype(np.int32)
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, activation="relu", input_shape=(8, 8, 1)),
+        tf.keras.layers.MaxPooling2D(), tf.keras.layers.Flatten(),
+        tf.keras.layers.Dropout(0.2), tf.keras.layers.Dense(2, activation="softmax")])
+    model.compile(loss="sparse_categorical_crossentropy", optimizer="adam",
+                  metrics=["accuracy"])
+    watch = Watch()
+    model.fit(x, y, batch_size=16, epochs=2, verbose=0, callbacks=[watch])
+    assert len(set(watch.seen[2:])) == 1, watch.seen

@@ -1,0 +1,123 @@
+"""Optimizer state and hooks, initializers, losses and metrics API details, train/test/
+predict on batches, on the numpy backend."""
+
+import numpy as np
+import pytest
+
+import texflow as tf
+
+
+def test_optimizer_state_round_trips_and_paths_are_stable():
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse")
+    x, y = np.ones((4, 3)), np.zeros((4, 2))
+    model.fit(x, y, epochs=2, verbose=0)
+    opt = model.optimizer
+    assert [v.path for v in opt.variables] == [
+        "adam/iteration", "adam/learning_rate", "adam/sequential_dense_kernel_momentum",
+        "adam/sequential_dense_kernel_velocity", "adam/sequential_dense_bias_momentum",
+        "adam/sequential_dense_bias_velocity"]
+    assert int(opt.iterations.numpy()) == 2
+    state, weights = opt.get_state(), model.get_weights()
+    clone = tf.keras.models.clone_model(model)
+    clone.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse")
+    clone.optimizer.build(clone.trainable_variables)
+    renamed = {k.replace(model.name, clone.name): v for k, v in state.items()}
+    clone.optimizer.set_state(renamed)
+    clone.set_weights(weights)
+    model.fit(x, y, epochs=1, verbose=0)
+    clone.fit(x, y, epochs=1, verbose=0)
+    for a, b in zip(model.get_weights(), clone.get_weights()):
+        assert np.allclose(a, b, atol=1e-7)
+    with pytest.raises(ValueError, match="has no variables"):
+        opt.set_state({"adam/nope": 1.0})
+
+
+def test_gradient_aggregator_hook_sees_every_step():
+    seen = []
+
+    def aggregate(pairs):
+        seen.append(len(pairs))
+        return [(g * 0.0, v) for g, v in pairs]  # a no-op update proves it is used
+
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.optimizer.gradient_aggregator = aggregate
+    before = model.get_weights()
+    model.fit(np.ones((8, 3)), np.zeros((8, 2)), batch_size=4, verbose=0)
+    assert seen == [2, 2]
+    assert all(np.array_equal(a, b) for a, b in zip(before, model.get_weights()))
+
+
+def test_learning_rate_is_settable_and_optimizer_errors():
+    opt = tf.keras.optimizers.SGD(0.1)
+    opt.learning_rate = 0.5
+    assert float(opt.learning_rate) == 0.5 and opt.get_config()["learning_rate"] == 0.5
+    with pytest.raises(ValueError, match="Only one of `clipnorm`, `clipvalue`"):
+        tf.keras.optimizers.Adam(clipnorm=1.0, clipvalue=1.0)
+    with pytest.raises(ValueError, match="not recognized"):
+        tf.keras.optimizers.Adam(betaa=1)
+    with pytest.raises(ValueError, match="No gradients provided"):
+        opt.apply_gradients([(None, tf.Variable([1.0]))])
+    again = tf.keras.optimizers.Adam.from_config(tf.keras.optimizers.Adam(0.3).get_config())
+    assert again.get_config() == tf.keras.optimizers.Adam(0.3).get_config()
+
+
+def test_initializers_are_seeded_and_scaled():
+    glorot = tf.keras.initializers.GlorotUniform(seed=3)
+    a, b = glorot((200, 300)), glorot((200, 300))
+    assert np.array_equal(a, b) and np.abs(a).max() <= np.sqrt(6 / 500)
+    assert abs(a.std() - np.sqrt(2 / 500)) < 0.002
+    he = tf.keras.initializers.HeNormal(seed=1)((400, 500))
+    assert abs(he.std() - np.sqrt(2 / 400)) < 0.003 and np.abs(he).max() <= 2 * np.sqrt(2 / 400) \
+        / 0.87962566103423978 + 1e-6
+    tf.keras.utils.set_random_seed(5)
+    first = tf.keras.layers.Dense(3)
+    first.build((None, 4))
+    tf.keras.utils.set_random_seed(5)
+    second = tf.keras.layers.Dense(3)
+    second.build((None, 4))
+    assert np.array_equal(first.kernel.numpy(), second.kernel.numpy())
+    assert tf.keras.initializers.get("zeros")((2,)).tolist() == [0.0, 0.0]
+    with pytest.raises(ValueError, match="initializer identifier: 'glorot'"):
+        tf.keras.initializers.get("glorot")
+
+
+def test_loss_reductions_and_names():
+    assert tf.keras.losses.Reduction.NONE == "none"
+    loss = tf.keras.losses.MeanSquaredError(reduction=tf.keras.losses.Reduction.SUM)
+    assert float(loss([[1.0], [2.0]], [[0.0], [0.0]])) == 5.0
+    none = tf.keras.losses.MeanSquaredError(reduction=None)
+    assert none([[1.0], [2.0]], [[0.0], [0.0]]).tolist() == [1.0, 4.0]
+    with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
+        tf.keras.losses.MeanSquaredError(reduction="avg")
+    assert tf.keras.losses.get("sparse_categorical_crossentropy") is \
+        tf.keras.losses.sparse_categorical_crossentropy
+
+
+def test_accuracy_resolves_from_shapes():
+    cases = [("binary_crossentropy", np.ones((4, 1)), 1, "BinaryAccuracy"),
+             ("sparse_categorical_crossentropy", np.zeros(4), 3, "SparseCategoricalAccuracy"),
+             ("categorical_crossentropy", np.eye(3)[[0, 1, 2, 0]], 3, "CategoricalAccuracy")]
+    for loss, y, units, kind in cases:
+        model = tf.keras.Sequential([tf.keras.Input((2,)),
+                                     tf.keras.layers.Dense(units, activation="sigmoid")])
+        model.compile(optimizer="sgd", loss=loss, metrics=["acc"])
+        model.fit(np.ones((4, 2)), y, verbose=0)
+        assert type(model.metrics[1]).__name__ == kind and model.metrics_names == ["loss", "acc"]
+
+
+def test_batch_methods_and_evaluate_results():
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    x, y = np.ones((4, 2)), np.ones((4, 1))
+    loss, mae = model.train_on_batch(x, y)
+    assert isinstance(loss, float) and isinstance(mae, float)
+    assert set(model.test_on_batch(x, y, return_dict=True)) == {"loss", "mae"}
+    assert model.predict_on_batch(x).shape == (4, 1)
+    assert len(model.evaluate(x, y, verbose=0)) == 2
+    only_loss = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    only_loss.compile(optimizer="sgd", loss="mse")
+    assert isinstance(only_loss.evaluate(x, y, verbose=0), float)
+    assert only_loss.predict(tf.constant(np.ones((3, 2), np.float32)), verbose=0).shape == (3, 1)
