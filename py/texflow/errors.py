@@ -142,3 +142,16 @@ def missing_attribute(owner, name, has):
         return AttributeError(f"{owner} has no attribute {name!r}: texflow spells deeplearn.js's "
                               f"names in snake_case, use {snake!r}")
     return AttributeError(f"{owner} has no attribute {name!r}")
+
+
+class WorkerLostError(UnavailableError):
+    """A worker of a collective group disconnected or stopped answering.
+
+    Raised by the survivors' pending and later collectives until they call
+    `group.rejoin()` (or `group.resize()` in an elastic group). `ranks` are
+    the lost ranks and `generation` the membership they belonged to.
+    """
+
+    def __init__(self, message, ranks=(), generation=None):
+        super().__init__(message)
+        self.ranks, self.generation = tuple(ranks), generation
