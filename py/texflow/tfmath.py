@@ -10,6 +10,7 @@ from .ops.elementwise import (bitwise_and, bitwise_or, bitwise_xor, erf, erfc,  
 from .ops.array_ops import add_n  # noqa: F401
 from .ops.creation import eye
 from .ops.matmul import matmul  # noqa: F401
+from .ops.movement import unsorted_segment_sum  # noqa: F401
 from .ops.reduce import (reduce_all, reduce_any, reduce_prod, reduce_std,  # noqa: F401
                          reduce_variance)
 from .ops.scan import cumprod, cumsum  # noqa: F401

@@ -8,6 +8,7 @@ from ..engine.registry import def_op
 from ..engine.run import run_op, run_view
 from ..errors import InvalidArgumentError, ShapeError
 from .grad_util import unbroadcast
+from .index_checks import check_gather, check_segment_ids
 from .shape_util import broadcast_shapes, normalize_axis
 
 
@@ -400,8 +401,9 @@ _gather = def_op("gather", _gather_infer, grad=_gather_grad)
 def gather(params, indices, axis=0):
     """Slices of `params` along `axis` picked by int32 `indices` (tf.gather).
 
-    An index outside [0, params.shape[axis]) raises on the numpy backend and
-    gives zeros on GPU backends (TensorFlow's CPU and GPU behaviours).
+    An index outside [0, params.shape[axis]) raises InvalidArgumentError, as in
+    TensorFlow, whenever the indices are known on the host; indices that exist only
+    on a GPU give NaN (floats) or the lowest int32 there (see the README).
 
     >>> tf.gather(tf.array([10, 20, 30]), tf.array([2, 0])).tolist()
     [30, 10]
@@ -412,6 +414,7 @@ def gather(params, indices, axis=0):
     if not -rank <= axis < rank:
         raise ShapeError(f"gather: axis {axis} is out of range for params of shape "
                          f"{list(params.shape)}")
+    check_gather(indices, params.shape[axis % rank])
     return run_op(_gather, (params, indices), {"axis": axis % rank})
 
 
@@ -423,14 +426,24 @@ def _segment_infer(inputs, attrs):
     return (attrs["num_segments"],) + data.shape[1:], data.dtype
 
 
-_segment_sum = def_op(
-    "unsorted_segment_sum", _segment_infer,
-    grad=lambda dy, inputs, y, attrs: (gather(dy, inputs[1]), None))
+def _segment_grad(dy, inputs, y, attrs):
+    # NOTE: rows with a negative id were dropped: their gradient is 0 (TensorFlow's
+    # _GatherDropNegatives), so gather at max(id, 0) and mask.
+    from . import elementwise as ew
+    ids = inputs[1]
+    keep = ew.greater_equal(ids, 0)
+    rows = gather(dy, ew.maximum(ids, 0))
+    mask = reshape(keep, keep.shape + (1,) * (len(rows.shape) - 1))
+    return ew.where(mask, rows, ew.cast(0, rows.dtype)), None
+
+
+_segment_sum = def_op("unsorted_segment_sum", _segment_infer, grad=_segment_grad)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments):
-    """Sums of the rows of `data` grouped by 1-D int32 `segment_ids` (ids outside
-    [0, num_segments) are dropped), TensorFlow's unsorted_segment_sum.
+    """Sums of the rows of `data` grouped by 1-D int32 `segment_ids`, TensorFlow's
+    unsorted_segment_sum: negative ids are dropped, an id >= num_segments raises
+    InvalidArgumentError (NaN outputs where the ids exist only on a GPU).
 
     >>> tf.unsorted_segment_sum(tf.array([1, 2, 3]), tf.array([1, 0, 1]), 2).tolist()
     [2, 4]
@@ -438,4 +451,5 @@ def unsorted_segment_sum(data, segment_ids, num_segments):
     data = _as_array(data)
     ids = segment_ids if isinstance(segment_ids, NDArray) else \
         from_numpy(to_numpy(segment_ids, "int32"))
+    check_segment_ids(ids, int(num_segments))
     return run_op(_segment_sum, (data, ids), {"num_segments": int(num_segments)})

@@ -176,12 +176,17 @@ def lookup(name):
 
 
 class NDArrayMathGPU(NDArrayMath):
-    """Math on the best GPU backend here (webgpu, then webgl; wgpu natively).
+    """Math on the GPU backend: the active backend when it is a GPU one (the one
+    `tf.set_backend` or `run-browser --backend` chose), else the best available
+    (webgpu, then webgl in the browser; wgpu natively), so `tf.*` and `math.*` ops
+    share one device and never move data between two GPU APIs.
 
     With no GPU backend available it warns and uses the numpy backend.
     """
 
     def __init__(self, safe_mode=True, backend=None):
+        if backend is None and context.current().is_gpu:
+            backend = context.current().name
         if backend is None:
             try:
                 backend = context.pick_best(context.GPU_PREFERENCE)
