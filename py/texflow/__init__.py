@@ -65,6 +65,15 @@ __version__ = "0.1.0"
 from . import data, errors, io, keras, train  # noqa: E402
 from .data.sparse import SparseTensor  # noqa: E402
 from .framework import TensorSpec, is_tensor, newaxis  # noqa: E402
+
+# TensorFlow 2's first-hour names (issue 8): tf.random, tf.function, tf.print, tf.config,
+# tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.
+from . import config, debugging, random  # noqa: E402
+from .autodiff.function import function  # noqa: E402
+from .config import device  # noqa: E402
+from .debugging import (assert_equal, assert_greater, assert_less, assert_rank,  # noqa: E402
+                        check_numerics)
+from .printing import print  # noqa: E402,A001
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 

@@ -30,8 +30,9 @@ def slice_(x, begin, size):
 def strided_slice(x, window, shape, **spec):
     index = []
     for start, step, count in window:
-        stop = start + step * count
-        index.append(slice(start, stop if stop >= 0 else None, step))
+        stop = start + step * count  # start is -1 (before the first) only when count is 0
+        index.append(slice(0, 0) if count == 0 else
+                     slice(start, stop if stop >= 0 else None, step))
     return x[tuple(index)].reshape(shape)
 
 
