@@ -75,7 +75,7 @@ SNIPPETS = {
                         "s.is_compatible_with(tf.zeros([5, 3], tf.int32)), "
                         "s == tf.TensorSpec([None, 3], tf.float32, 'x'))",
     "core_tensor/spec_from_tensor": "repr(tf.TensorSpec.from_tensor(tf.zeros([2])))",
-    # -- every op accepts Python and numpy values -------------------------------------------------
+    # -- every op accepts Python and numpy values ----------------------------------------------
     "core_cast/int": "tf.cast(3, tf.float32)",
     "core_cast/numpy_int64": "tf.cast(np.int64(3), tf.float32)",
     "core_cast/float_to_int": "tf.cast([-2.5, 2.5, -0.5, 0.9], tf.int32)",
@@ -133,7 +133,7 @@ SNIPPETS = {
     "core_index/strided_slice_error": (_X + "tf.strided_slice(x, [5, 0], [6, 4], "
                                             "shrink_axis_mask=1)",
                                        {"match": ["5", "out of bounds"]}),
-    # -- argmax / argmin -----------------------------------------------------------------------------
+    # -- argmax / argmin -----------------------------------------------------------------------
     "core_argmax/default_axis": _M + "(tf.argmax(m), tf.argmin(m), tf.math.argmax(m))",
     "core_argmax/axis_and_output_type": _M + "(tf.argmax(m, 1), tf.argmin(m, axis=-1), "
                                              "tf.argmax(m, output_type=tf.int32))",
@@ -145,7 +145,7 @@ SNIPPETS = {
     "core_argmax/axis_error": (_M + "tf.argmax(m, 2)", {"match": ["[-2, 2)", "2"]}),
     "core_argmax/output_type_error": (_M + "tf.argmax(m, output_type=tf.float32)",
                                       {"match": ["output_type"]}),
-    # -- out-of-range indices: TensorFlow's errors on every backend ------------------------------
+    # -- out-of-range indices: TensorFlow's errors on every backend ----------------------------
     "core_range/sparse_xent_label": ("tf.nn.sparse_softmax_cross_entropy_with_logits("
                                      "labels=tf.constant([10, 1]), logits=tf.zeros([2, 10]))",
                                      {"match": ["label value of 10", "[0, 10)"]}),
@@ -166,7 +166,7 @@ SNIPPETS = {
     "core_range/segment_sum_negative_dropped": "tf.math.unsorted_segment_sum("
                                                "tf.constant([1.0, 2.0, 3.0]), [0, -1, 1], 2)",
     "core_range/one_hot_zeros": "tf.one_hot([0, 5, -1], 3)",
-    # -- tf.random: TensorFlow's seeding rules (shapes, dtypes, stream behaviour) -------------------
+    # -- tf.random: TensorFlow's seeding rules (shapes, dtypes, stream behaviour) --------------
     "core_random/normal": "x = tf.random.normal([2, 3], mean=1.0, stddev=2.0, seed=1)\n"
                           "(x.shape, x.dtype)",
     "core_random/uniform_float": "x = tf.random.uniform([500], -1.0, 3.0, seed=2)\n"
@@ -199,7 +199,7 @@ SNIPPETS = {
                              "g2 = tf.random.Generator.from_seed(5)\n"
                              "(bool(np.all(g1.normal([4]).numpy() == g2.normal([4]).numpy())), "
                              "g1.uniform([2, 2]).shape, g1.uniform([3], 0, 4, tf.int32).dtype)",
-    # -- tf.function (eager for now) -------------------------------------------------------------------
+    # -- tf.function (eager for now) -----------------------------------------------------------
     "core_function/decorator": "@tf.function\ndef f(x, y=2):\n    return x * y\n"
                                "(f(tf.constant([1.0, 2.0])), f(3), f(1, y=5))",
     "core_function/options": "@tf.function(reduce_retracing=True, jit_compile=False, "
@@ -220,7 +220,7 @@ SNIPPETS = {
     "core_function/method": "class M:\n    def __init__(self):\n        self.w = 3.0\n"
                             "    @tf.function\n    def __call__(self, x):\n"
                             "        return x * self.w\nM()(tf.constant([1.0, 2.0]))",
-    # -- tf.print -------------------------------------------------------------------------------------------
+    # -- tf.print ------------------------------------------------------------------------------
     "core_print/vector": _PRINT + "tf.print(tf.constant([1, 2, 3]), output_stream=out)" + _READ,
     "core_print/matrix_and_values": _PRINT + "tf.print('a', tf.constant([[1.5, 2.0], "
                                              "[3.0, 4.0]]), 7, output_stream=out)" + _READ,
@@ -245,7 +245,7 @@ SNIPPETS = {
                                            "tf.range(200), [20, 10]), output_stream=out)" + _READ,
     "core_print/bad_stream": ("tf.print(1, output_stream=5)",
                               {"match": ["Unsupported output stream"]}),
-    # -- tf.config, tf.device ----------------------------------------------------------------------------
+    # -- tf.config, tf.device ------------------------------------------------------------------
     "core_config/cpu": "(tf.config.list_physical_devices('CPU'), "
                        "tf.config.list_logical_devices('CPU'))",
     "core_config/device_block": "with tf.device('/CPU:0'):\n    x = tf.constant([1.0]) + 1.0\nx",
@@ -253,7 +253,7 @@ SNIPPETS = {
                                    "    x = tf.constant([2]) * 2\nx.device.endswith('CPU:0')",
     "core_config/bad_device": ("with tf.device('foo'):\n    pass",
                                {"match": ["Unknown attribute 'foo'"]}),
-    # -- tf.debugging ---------------------------------------------------------------------------------------
+    # -- tf.debugging --------------------------------------------------------------------------
     "core_debugging/assert_equal": ("tf.debugging.assert_equal(tf.constant([1.0, 2.0]), "
                                     "tf.constant([1.0, 3.0]))",
                                     {"match": ["Condition x == y did not hold",
@@ -292,7 +292,7 @@ SNIPPETS = {
                                         "'msg')",
     "core_debugging/assert_type": ("tf.debugging.assert_type(tf.constant([1.0]), tf.int32)",
                                    {"match": ["must be of type tf.int32"]}),
-    # -- tf.errors -----------------------------------------------------------------------------------------
+    # -- tf.errors -----------------------------------------------------------------------------
     "core_errors/classes": "[(c.__name__, issubclass(c, tf.errors.OpError), c(None, None, 'm')."
                            "error_code) for c in (tf.errors.InvalidArgumentError, "
                            "tf.errors.NotFoundError, tf.errors.OutOfRangeError, "

@@ -25,36 +25,31 @@ def host_values(x):
     return None if values is None else values.reshape(tuple(x.shape))
 
 
-def _first(bad):
-    flat = int(np.flatnonzero(bad)[0])
-    return flat, np.unravel_index(flat, bad.shape) if bad.ndim else ()
+def _check(x, bad_of, message):
+    """Raises InvalidArgumentError(message(position, value)) for the first element of
+    `x`'s host values where `bad_of(values)` is true; nothing without host values."""
+    values = host_values(x)
+    if values is None or not values.size:
+        return
+    bad = bad_of(values)
+    if bad.any():
+        flat = int(np.flatnonzero(bad)[0])
+        where = np.unravel_index(flat, bad.shape) if bad.ndim else ()
+        position = ",".join(str(int(k)) for k in where)
+        raise InvalidArgumentError(message(position, values.reshape(-1)[flat]))
 
 
 def check_gather(indices, limit):
     """TensorFlow's gather error for an index outside [0, limit) known on the host."""
-    values = host_values(indices)
-    if values is None or not values.size:
-        return
-    bad = (values < 0) | (values >= limit)
-    if bad.any():
-        flat, where = _first(bad)
-        position = ",".join(str(int(k)) for k in where)
-        raise InvalidArgumentError(f"indices[{position}] = {values.reshape(-1)[flat]} is not "
-                                   f"in [0, {limit})")
+    _check(indices, lambda v: (v < 0) | (v >= limit),
+           lambda at, v: f"indices[{at}] = {v} is not in [0, {limit})")
 
 
 def check_segment_ids(ids, num_segments):
     """TensorFlow's unsorted_segment_sum error for an id >= num_segments (negative ids
     are dropped, as TensorFlow drops them)."""
-    values = host_values(ids)
-    if values is None or not values.size:
-        return
-    bad = values >= num_segments
-    if bad.any():
-        flat, where = _first(bad)
-        position = ",".join(str(int(k)) for k in where)
-        raise InvalidArgumentError(f"segment_ids[{position}] = {values.reshape(-1)[flat]} is "
-                                   f"out of range [0, {num_segments})")
+    _check(ids, lambda v: v >= num_segments,
+           lambda at, v: f"segment_ids[{at}] = {v} is out of range [0, {num_segments})")
 
 
 def check_labels(labels, classes):
