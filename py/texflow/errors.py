@@ -54,9 +54,11 @@ DeadlineExceededError = _op_error("DeadlineExceededError", 4,
                                   "A deadline expired before the operation could complete.")
 NotFoundError = _op_error("NotFoundError", 5, "A file (or other entity) was not found.",
                           FileNotFoundError)
-AlreadyExistsError = _op_error("AlreadyExistsError", 6, "An entity already exists.")
+AlreadyExistsError = _op_error("AlreadyExistsError", 6,
+                               "A file (or other entity) to be created already exists.",
+                               FileExistsError)
 PermissionDeniedError = _op_error("PermissionDeniedError", 7,
-                                  "The caller may not run the operation.")
+                                  "The caller may not run the operation.", PermissionError)
 ResourceExhaustedError = _op_error("ResourceExhaustedError", 8,
                                    "Some resource (memory, GPU storage) has been exhausted.")
 FailedPreconditionError = _op_error("FailedPreconditionError", 9,
