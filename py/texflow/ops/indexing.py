@@ -234,20 +234,11 @@ def _is_mask(key):
 
 
 def _boolean_mask(x, mask):
-    """x[mask] for a bool mask over x's leading axes: the rows where it is True (the
-    mask is read on the host, since it decides the output's shape; the rows are
-    gathered on the device)."""
-    from .movement import gather
-    values = np.asarray(mask.numpy() if isinstance(mask, NDArray) else mask)
-    if values.ndim == 0:
+    """x[mask] for a bool mask over x's leading axes: tf.boolean_mask."""
+    from .array_ops import boolean_mask
+    if isinstance(mask, (bool, np.bool_)):
         raise ValueError("mask cannot be scalar.")
-    k = values.ndim
-    if tuple(x.shape[:k]) != values.shape:
-        raise InvalidArgumentError(f"Shapes {tuple(x.shape)} and {values.shape} are "
-                                   "incompatible: a mask must match the leading axes")
-    rows = reshape(x, (int(np.prod(values.shape)),) + tuple(x.shape[k:]))
-    picked = np.flatnonzero(values.reshape(-1)).astype(np.int32)
-    return gather(rows, from_numpy(picked), axis=0)
+    return boolean_mask(x, mask)
 
 
 def iterate(x):
