@@ -19,8 +19,8 @@ from .data.queue_batch import (Coordinator, QueueRunner, add_queue_runner, batch
 __all__ = ["BytesList", "Checkpoint", "CheckpointManager", "Coordinator", "Example", "Feature",
            "FeatureList", "FeatureLists", "Features", "FloatList", "Int64List", "QueueRunner",
            "SequenceExample", "add_queue_runner", "batch", "batch_join", "get_checkpoint_state",
-           "latest_checkpoint", "list_variables", "load_checkpoint", "match_filenames_once", "shuffle_batch",
-           "shuffle_batch_join", "slice_input_producer", "start_queue_runners",
+           "latest_checkpoint", "list_variables", "load_checkpoint", "match_filenames_once",
+           "shuffle_batch", "shuffle_batch_join", "slice_input_producer", "start_queue_runners",
            "string_input_producer"]
 
 
