@@ -188,3 +188,14 @@ def test_gfile(tmp_path):
     g.rmtree(base + "/a")
     g.remove(base + "/z.txt")
     assert g.listdir(base) == ["y.txt"]
+
+
+def test_browser_storage_says_it_is_for_the_browser(tmp_path):
+    from texflow import storage
+    mounting = storage.mount(str(tmp_path / "p"))
+    with pytest.raises(RuntimeError, match="inside Pyodide only"):
+        mounting.send(None)   # runs the coroutine without an event loop (pytest may have one)
+    (tmp_path / "f").write_bytes(b"x")
+    with pytest.raises(RuntimeError, match="natively the file is already at"):
+        tf.keras.utils.download_file(str(tmp_path / "f"))
+    assert not storage.is_persistent(str(tmp_path / "f"))
