@@ -51,7 +51,10 @@ def _bench(args):
 
 
 def main(argv=None):
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="texflow", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"texflow {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run-browser", usage="texflow run-browser FILE.py [--backend B] "
