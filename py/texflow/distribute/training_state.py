@@ -67,32 +67,41 @@ class TrainingState:
         return meta, arrays
 
     def restore(self, meta, arrays):
-        """Loads what `snapshot` gave (on another worker); checks names and shapes first,
-        so a mismatch changes nothing."""
+        """Loads what `snapshot` gave (on another worker); checks counts and shapes first,
+        so a mismatch changes nothing. Variables match by position (their names may differ
+        between processes that built other models first), and errors name both."""
         names = list(meta["names"])
         if len(names) != len(arrays):
             raise InvalidArgumentError(f"the training state lists {len(names)} tensors but "
                                        f"carries {len(arrays)}")
-        got = dict(zip(names, arrays))
-        variables = [(f"variables/{i}/{_name(v)}", v) for i, v in enumerate(self.variables)]
-        extra = [(f"extra/{k}", v) for k, v in sorted(self.extra.items())]
-        for name, v in variables + extra:
-            if name not in got:
-                raise InvalidArgumentError(f"the training state has no {name!r}: the models "
-                                           f"differ (it has {names[:8]}...)")
-            if tuple(np.shape(got[name])) != tuple(v.shape):
-                raise InvalidArgumentError(f"{name} has shape {tuple(v.shape)} here, "
-                                           f"{tuple(np.shape(got[name]))} in the state")
-        mine = {n for n, _ in variables + extra}
-        optimizer = {n[len("optimizer/"):]: a for n, a in got.items()
-                     if n.startswith("optimizer/")}
-        unknown = sorted(set(got) - mine - {f"optimizer/{n}" for n in optimizer})
-        if unknown:
-            raise InvalidArgumentError(f"the training state has tensors this worker does "
-                                       f"not: {unknown[:8]}")
-        for name, v in variables + extra:
-            v.assign(np.asarray(got[name]).astype(_dtype(v), copy=False))
-        _set_optimizer_state(self.optimizer, optimizer, self.variables)
+        groups = {"variables": [], "optimizer": {}, "extra": {}}
+        for name, array in zip(names, arrays):
+            kind, _, rest = name.partition("/")
+            if kind == "variables":
+                groups[kind].append((rest.partition("/")[2], array))
+            elif kind in groups:
+                groups[kind][rest] = array
+            else:
+                raise InvalidArgumentError(f"the training state has an unknown tensor {name!r}")
+        if len(groups["variables"]) != len(self.variables):
+            raise InvalidArgumentError(
+                f"the training state has {len(groups['variables'])} variables, this worker "
+                f"{len(self.variables)}: the models differ")
+        if set(groups["extra"]) != set(self.extra):
+            raise InvalidArgumentError(f"the training state's extra tensors "
+                                       f"{sorted(groups['extra'])} are not this worker's "
+                                       f"{sorted(self.extra)}")
+        pairs = [(f"variable {i} ({_name(v)}; {theirs} in the state)", v, a)
+                 for i, (v, (theirs, a)) in enumerate(zip(self.variables,
+                                                          groups["variables"]))]
+        pairs += [(f"extra/{k}", v, groups["extra"][k]) for k, v in sorted(self.extra.items())]
+        for what, v, array in pairs:
+            if tuple(np.shape(array)) != tuple(v.shape):
+                raise InvalidArgumentError(f"{what} has shape {tuple(v.shape)} here, "
+                                           f"{tuple(np.shape(array))} in the state")
+        for _, v, array in pairs:
+            v.assign(np.asarray(array).astype(_dtype(v), copy=False))
+        _set_optimizer_state(self.optimizer, groups["optimizer"], self.variables)
         for c in COUNTERS:
             setattr(self, c, int(meta[c]))
         self.data = dict(meta.get("data") or {})
@@ -173,7 +182,7 @@ def _set_optimizer_state(optimizer, state, variables):
             raise InvalidArgumentError(f"optimizer {optimizer.name!r} has {len(mine)} "
                                        f"variables here, {len(state)} in the state")
         by_index = {int(k.split("/", 1)[0]): v for k, v in state.items()}
-        optimizer.set_state({v.path: by_index[i] for i, v in enumerate(mine)})
+        optimizer.set_state({v.path: by_index[i] for i, v in enumerate(mine)})  # checks shapes
         return
     slots = {}
     for key, value in state.items():
