@@ -41,8 +41,9 @@ class Trainer:
         self.train_function = self.test_function = self.predict_function = None
 
     def _untracked_attributes(self):
-        return ("optimizer", "_compile_loss", "_compile_metrics", "_loss_tracker",
-                "history", "train_function", "test_function", "predict_function")
+        return ("optimizer", "_compile_config", "_compile_loss", "_compile_metrics",
+                "_loss_tracker", "history", "train_function", "test_function",
+                "predict_function")
 
     # -- compile -----------------------------------------------------------------------
 
@@ -66,6 +67,10 @@ class Trainer:
         >>> model.compile(optimizer="sgd", loss="mse")
         """
         self.optimizer = optimizers_module.get(optimizer)
+        self._compile_config = dict(  # what `model.save` records (Keras's compile_config)
+            optimizer=self.optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
+            weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
+            steps_per_execution=steps_per_execution, jit_compile=jit_compile)
         compile_utils.validate_names(loss, metrics)
         compile_utils.validate_names(None, weighted_metrics)
         if not isinstance(steps_per_execution, int) or steps_per_execution < 1:
