@@ -1,9 +1,11 @@
 // The MNIST page: controls, live Chart.js charts, the drawing pad. Python trains and
 // predicts in worker.js; this file only draws what the worker reports.
-// URL parameters fill the controls: ?backend=webgl&epochs=1&steps=20&autostart=1
+// URL parameters fill the controls: ?backend=webgl&epochs=1&steps=20&autostart=1, and
+// test=250 tests on the first 250 test images only (quick mode).
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
+  const params = new URLSearchParams(location.search);
   const controls = { backend: $("backend"), epochs: $("epochs"), steps: $("steps") };
   const startButton = $("start");
   const stopButton = $("stop");
@@ -109,7 +111,7 @@
         epochChart.update("none");
         batchChart.update("none");
         $("test-accuracy").textContent = `${msg.testAccuracy.toFixed(4)} ` +
-          `(loss ${msg.testLoss.toFixed(4)})`;
+          `(loss ${msg.testLoss.toFixed(4)}, ${msg.tested.toLocaleString("en")} images)`;
         showMemory(msg.memory);
         modelReady = true;
         finish("done", `${msg.stopped ? "stopped" : "trained"} in ${msg.seconds.toFixed(1)} s; ` +
@@ -155,7 +157,9 @@
     setState("booting", "booting Pyodide and texflow in a worker…");
     startButton.disabled = true;
     stopButton.disabled = false;
-    worker.postMessage({ type: "train", backend: controls.backend.value, epochs, steps });
+    const testImages = Number(params.get("test")) || null;  // quick mode: fewer test images
+    worker.postMessage({ type: "train", backend: controls.backend.value, epochs, steps,
+                         testImages });
   }
 
   function stop() {
@@ -312,7 +316,6 @@
 
   // -- URL parameters ------------------------------------------------------------------------
 
-  const params = new URLSearchParams(location.search);
   for (const name of ["backend", "epochs", "steps"]) {
     if (params.has(name)) controls[name].value = params.get(name);
   }

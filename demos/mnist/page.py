@@ -66,8 +66,9 @@ class PageProgress(tf.keras.callbacks.Callback):
         _post(dict(type="epoch", epoch=epoch, loss=logs["loss"], accuracy=logs["accuracy"]))
 
 
-async def train(epochs, steps=None):
-    """Trains the demo's model for `epochs` (of `steps` batches; None: all) and tests it."""
+async def train(epochs, steps=None, test_images=None):
+    """Trains the demo's model for `epochs` (of `steps` batches; None: all) and tests it
+    (on the first `test_images` test images; None: all)."""
     (x_train, y_train), (x_test, y_test) = demo.load_data()
     full = -(-len(x_train) // demo.BATCH_SIZE)
     steps = min(int(steps), full) if steps else full
@@ -79,10 +80,11 @@ async def train(epochs, steps=None):
               steps_per_epoch=steps, callbacks=[progress], verbose=0)
     seconds = time.perf_counter() - start
     _state["model"] = model
-    _post(dict(type="status", text="testing on the 1,000 test images"))
-    loss, accuracy = model.evaluate(x_test, y_test, batch_size=demo.EVAL_BATCH_SIZE,
+    n = min(int(test_images or len(x_test)), len(x_test))
+    _post(dict(type="status", text=f"testing on {n:,} test images"))
+    loss, accuracy = model.evaluate(x_test[:n], y_test[:n], batch_size=demo.EVAL_BATCH_SIZE,
                                     verbose=0)
-    _post(dict(type="done", testLoss=loss, testAccuracy=accuracy, seconds=seconds,
+    _post(dict(type="done", testLoss=loss, testAccuracy=accuracy, seconds=seconds, tested=n,
                stopped=bool(model.stop_training), canStop=progress.can_stop,
                memory=tf.memory()))
 

@@ -1,7 +1,7 @@
 // The MNIST page's Web Worker: boots Pyodide and texflow, then runs page.py's train and
 // predict. One worker per training run (a clean backend choice); the trained model stays
 // in it for predictions until the next run.
-// In:  {type: "train", backend, epochs, steps}, {type: "stop"}, {type: "predict", id, ink,
+// In:  {type: "train", backend, epochs, steps, testImages}, {type: "stop"}, {type: "predict", id, ink,
 //       height, width}
 // Out: {type: "status" | "batch" | "epoch" | "done" | "prediction" | "log" | "error", ...}
 importScripts("/texflow/web/boot.js");
@@ -31,7 +31,7 @@ async function start(msg) {
   page = py.pyimport("page");
   postMessage({ type: "status", text: `booted in ${(globalThis.texflowBootMs / 1000).toFixed(1)} s`,
                 backend: py.pyimport("texflow").get_backend() });
-  await page.train(msg.epochs, msg.steps || null);
+  await page.train(msg.epochs, msg.steps || null, msg.testImages || null);
 }
 
 self.onmessage = (event) => {

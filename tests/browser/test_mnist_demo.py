@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TRAIN = ROOT / "demos" / "mnist" / "train.py"
 BAR = re.compile(r"^(\d+)/\1 \[=+\] - \d+s \d+m?s/step - loss: \d\.\d{4} - accuracy: \d\.\d{4}$",
                  re.M)
-RESULT = re.compile(r"test loss \d+\.\d{4}, test accuracy (\d\.\d{4})")
+RESULT = re.compile(r"test loss \d+\.\d{4}, test accuracy (\d\.\d{4}) "
+                    r"\(on 250 of the 1000 test images\)")
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def _draw(page, strokes):
 def test_page_trains_charts_and_reads_a_drawn_digit(page, demo_server, demo):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(demo_server.url + "/mnist/?backend=webgl&epochs=1&steps=3")
+    page.goto(demo_server.url + "/mnist/?backend=webgl&epochs=1&steps=3&test=250")
     page.click("#start")
     page.wait_for_selector("body[data-state=done], body[data-state=error]", timeout=300_000)
     assert page.get_attribute("body", "data-state") == "done", page.inner_text("#status")
@@ -54,7 +55,9 @@ def test_page_trains_charts_and_reads_a_drawn_digit(page, demo_server, demo):
     assert [len(d) for d in batch] == [3, 3] and [len(d) for d in epoch] == [1, 1, 1]
     assert [p["x"] for p in batch[0]] == [1, 2, 3]
     assert all(0 < p["y"] < 10 for p in batch[0]) and all(0 <= p["y"] <= 1 for p in batch[1])
-    accuracy = float(page.inner_text("#test-accuracy").split()[0])
+    shown = page.inner_text("#test-accuracy")
+    assert shown.endswith(", 250 images)"), shown
+    accuracy = float(shown.split()[0])
     assert epoch[2][0]["y"] == pytest.approx(accuracy, abs=1e-4) and 0 <= accuracy <= 1
     assert re.fullmatch(r"\d+ ms \(median of the last 10\)", page.inner_text("#shown-step"))
     assert re.match(r"\d+ arrays, [\d.]+ [kM]B, \d+ GPU objects", page.inner_text("#shown-memory"))
@@ -95,7 +98,8 @@ def _check_output(out, steps, epochs):
 
 def test_train_py_runs_natively_in_quick_mode():
     done = subprocess.run([sys.executable, str(TRAIN), "--epochs", "2", "--steps", "2",
-                           "--seed", "1"], capture_output=True, text=True, timeout=600)
+                           "--test-images", "250", "--seed", "1"],
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "on 'numpy': 9000 training and 1000 test images" in done.stdout
     assert 0 <= _check_output(done.stdout, 2, 2) <= 1
@@ -103,7 +107,8 @@ def test_train_py_runs_natively_in_quick_mode():
 
 def test_train_py_runs_under_run_browser():
     done = subprocess.run([sys.executable, "-m", "texflow.cli", "run-browser", str(TRAIN),
-                           "--backend", "webgl", "--", "--epochs", "1", "--steps", "2"],
+                           "--backend", "webgl", "--", "--epochs", "1", "--steps", "2",
+                           "--test-images", "250"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "on 'webgl': 9000 training and 1000 test images" in done.stdout
@@ -113,7 +118,7 @@ def test_train_py_runs_under_run_browser():
 def test_bad_flags_are_refused():
     done = subprocess.run([sys.executable, str(TRAIN), "--epochs", "0"], capture_output=True,
                           text=True, timeout=120)
-    assert done.returncode == 2 and "must be positive, received 0" in done.stderr
+    assert done.returncode == 2 and "--epochs must be positive, received 0" in done.stderr
 
 
 def test_drawings_become_mnist_digits(demo):
