@@ -26,7 +26,8 @@ def main():
     args = parser.parse_args()
     import tensorflow as tf
 
-    from texflow.keras.datasets import mnist  # numpy only: reads set-up's .npz
+    from texflow.bench.keras_reference import seed_cnn
+    from texflow.keras.datasets import mnist  # reads set-up's .npz
 
     (x_train, y_train), (x_test, y_test) = mnist.load_data()
     x_train = (x_train[..., None] / np.float32(255)).astype(np.float32)
@@ -34,17 +35,7 @@ def main():
     results = []
     for seed in args.seeds:
         tf.keras.utils.set_random_seed(seed)
-        model = tf.keras.Sequential([
-            tf.keras.Input((28, 28, 1)),
-            tf.keras.layers.Conv2D(32, 3, activation='relu'),
-            tf.keras.layers.MaxPooling2D(),
-            tf.keras.layers.Flatten(),
-            tf.keras.layers.Dense(64, activation='relu'),
-            tf.keras.layers.Dense(10, activation='softmax'),
-        ])
-        model.compile(loss=tf.keras.losses.sparse_categorical_crossentropy,
-                      optimizer=tf.keras.optimizers.Adam(learning_rate=1e-3),
-                      metrics=['accuracy'])
+        model = seed_cnn(tf)
         model.fit(x_train, y_train, batch_size=64, epochs=args.epochs, verbose=2)
         loss, accuracy = model.evaluate(x_test, y_test, verbose=0)
         results.append(accuracy)

@@ -22,14 +22,8 @@ BATCH = 64
 WARM_UP = 2 * BATCH + 40
 
 
-def main(path):
-    import numpy as np
-    import tensorflow as tf
-
-    with np.load(path) as data:
-        x = (data["x_train"][..., None] / np.float32(255)).astype(np.float32)
-        y = data["y_train"].astype(np.int32)
-    tf.keras.utils.set_random_seed(0)
+def seed_cnn(tf):
+    """Seed 000's CNN in TensorFlow's Keras (`tf` is TensorFlow), compiled as the demo's."""
     model = tf.keras.Sequential([
         tf.keras.Input((28, 28, 1)),
         tf.keras.layers.Conv2D(32, 3, activation="relu"),
@@ -40,6 +34,18 @@ def main(path):
     ])
     model.compile(loss="sparse_categorical_crossentropy",
                   optimizer=tf.keras.optimizers.Adam(learning_rate=1e-3), metrics=["accuracy"])
+    return model
+
+
+def main(path):
+    import numpy as np
+    import tensorflow as tf
+
+    with np.load(path) as data:
+        x = (data["x_train"][..., None] / np.float32(255)).astype(np.float32)
+        y = data["y_train"].astype(np.int32)
+    tf.keras.utils.set_random_seed(0)
+    model = seed_cnn(tf)
 
     def fit(n, shuffle):
         start = time.perf_counter()
