@@ -119,3 +119,31 @@ def test_training_state_without_files():
     _step(model, optimizer)
     _step(fresh, fresh_opt)
     _same_weights(fresh, model)
+
+
+class _Interrupt(tf.keras.callbacks.Callback):
+    def on_train_batch_end(self, batch, logs=None):
+        if self.model.optimizer.iterations.numpy() == 7:
+            raise RuntimeError("interrupted")
+
+
+@each_backend
+def test_backup_and_restore_resumes_mid_epoch_exactly():
+    backup = tempfile.mkdtemp() + "/backup"
+
+    def model(seed):
+        tf.keras.utils.set_random_seed(seed)
+        m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(6, "relu"),
+                                 tf.keras.layers.Dropout(0.25), tf.keras.layers.Dense(3)])
+        m.compile(tf.keras.optimizers.Adam(0.02), "sparse_categorical_crossentropy")
+        return m
+
+    reference = model(4)
+    reference.fit(X, LABELS, batch_size=3, epochs=3, verbose=0)
+    with raises(RuntimeError, match="interrupted"):
+        model(4).fit(X, LABELS, batch_size=3, epochs=3, verbose=0, callbacks=[
+            tf.keras.callbacks.BackupAndRestore(backup, save_freq=3), _Interrupt()])
+    resumed = model(7)
+    resumed.fit(X, LABELS, batch_size=3, epochs=3, verbose=0,
+                callbacks=[tf.keras.callbacks.BackupAndRestore(backup, save_freq=3)])
+    _same_weights(resumed, reference)

@@ -131,6 +131,9 @@ def _native_fit(args, out):
 
 
 def main(args):
+    if getattr(args, "collective", False):
+        from .collective import main as collective_main
+        return collective_main(args)
     backends = [b for b in args.backends.split(",") if b]
     wanted = {c for c in args.cases.split(",") if c}
     if not wanted or wanted - {"ops", "fit"}:
@@ -149,9 +152,14 @@ def main(args):
             _print_fit(f"texflow vs TensorFlow.js 4.22 tfjs-layers, backend {backend}: `fit` "
                        f"of the MNIST CNN (ms; ratio = texflow / tfjs, lower is better)",
                        "tfjs-layers", fit_row, FIT_BROWSER_TARGET, out)
-    text = "\n".join(out)
+    report(out, "bench")
+    return 0
+
+
+def report(lines, name):
+    """Prints the tables and keeps a copy in bench-results/<name>-<time>.md."""
+    text = "\n".join(lines)
     print(text)
     folder = Path("bench-results")
     folder.mkdir(exist_ok=True)
-    (folder / f"bench-{time.strftime('%Y%m%d-%H%M%S')}.md").write_text(text + "\n")
-    return 0
+    (folder / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.md").write_text(text + "\n")

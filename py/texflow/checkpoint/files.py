@@ -31,20 +31,22 @@ def _crc32(arrays):
     return crc
 
 
-def write_checkpoint(prefix, state, objects=()):
+def write_checkpoint(prefix, state, objects=(), metadata=None):
     """Writes `state` ({key: array}) as the checkpoint `prefix`; returns `prefix`.
 
     Args:
         prefix: the checkpoint's path without suffix ('/tmp/ckpt/ckpt-3').
         state: the values by key (see checkpoint/graph.py).
         objects: (path, class name) pairs describing the object graph.
+        metadata: more {name: string} entries for the file's metadata.
     """
     prefix = os.fspath(prefix)
     directory = os.path.dirname(prefix)
     if directory:
         os.makedirs(directory, exist_ok=True)
     arrays = {k: np.asarray(v) for k, v in state.items()}
-    metadata = {"format": FORMAT, "version": "1", "crc32": str(_crc32(arrays)),
+    metadata = {**(metadata or {}), "format": FORMAT, "version": "1",
+                "crc32": str(_crc32(arrays)),
                 "objects": json.dumps([list(o) for o in objects], separators=(",", ":"))}
     with atomic_write(prefix + INDEX_SUFFIX) as f:
         safetensors.write(f, arrays, metadata)

@@ -24,14 +24,15 @@ import time
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
-from . import pages, wire
+from . import liveness, pages, wire
 from .wire import ProtocolViolation
 from .checkpoint_service import CheckpointService
-from .dataplane import DataPlane
+from .dataplane import WRITE_LIMIT, DataPlane
 from .membership import JoinRefused, Membership
 from .shards import ShardLinks
 
 log = logging.getLogger("texflow.coordinator")
+HTTP_CLOSE_TIMEOUT = 60.0
 
 
 class Coordinator:
@@ -57,7 +58,7 @@ class Coordinator:
                  job=None, heartbeat=1.5, heartbeat_timeout=5.0, max_frame=16 << 20,
                  max_bytes=1 << 30, max_workers=None, hello_timeout=5.0, max_pending=64):
         self.host, self.port = host, port
-        self.token = token or secrets.token_urlsafe(18)
+        self.token = token or secrets.token_hex(16)  # hex: never starts with "-"
         self.extra_origins = {o.rstrip("/") for o in allow_origins}
         self.membership = Membership(num_workers, elastic, max_workers)
         self.data = DataPlane(allow_nonfinite, max_bytes)
@@ -97,8 +98,8 @@ class Coordinator:
         self._server = await serve(
             self._handler, self.host, self.port, process_request=self._process_request,
             compression=None, max_size=self.max_frame, max_queue=64,
-            write_limit=64 << 20, ping_interval=self.heartbeat,
-            ping_timeout=self.heartbeat_timeout, close_timeout=1.0, server_header=None)
+            write_limit=WRITE_LIMIT, ping_interval=None, close_timeout=1.0,
+            server_header=None)  # heartbeats: liveness.watch
         self.port = self._server.sockets[0].getsockname()[1]
         await self.shard_links.start()
         self._tasks.append(asyncio.create_task(self._stats_loop()))
@@ -128,6 +129,10 @@ class Coordinator:
 
     def _process_request(self, connection, request):
         if request.headers.get("Upgrade", "").lower() != "websocket":
+            # websockets closes the TCP connection after a plain HTTP answer, waiting
+            # close_timeout for the client to read it: Pyodide's 10 MB of wasm needs longer
+            # than the 1 s that suits WebSocket closes.
+            connection.close_timeout = HTTP_CLOSE_TIMEOUT
             return self.pages.respond(request.path, request.headers)
         origin = request.headers.get("Origin")
         if not self._allowed_origin(origin):
@@ -206,13 +211,14 @@ class Coordinator:
         self.traffic[ws] = [0, 0]
         if old is not None:
             await self._leave(old, "replaced by a new connection of the same worker")
-            await old.conn.close(1000, "replaced by a new connection")
+            await old.conn.close(wire.CLOSE_REPLACED, "replaced by a new connection")
         self._event("joined", slot, rank=slot.rank)
         await ws.send(wire.control("joined", client_id=client_id, rank=slot.rank,
                                    num_workers=self.membership.num_workers,
                                    elastic=self.membership.elastic))
         await self._try_form()
         reason = None
+        watcher = asyncio.ensure_future(self._watch(slot, ws))
         try:
             async for message in ws:
                 self.traffic[ws][0] += len(message)
@@ -224,13 +230,27 @@ class Coordinator:
             reason = f"closed by the coordinator: {e}"
             await ws.close(1008, str(e)[:120])
         finally:
+            watcher.cancel()
             self.traffic.pop(ws, None)
             self.data.sent_to.pop(ws, None)
             self.checkpoints.forget(ws)
             if slot.info.get("bye"):
                 reason = "bye"
+            reason = slot.info.get("lost_reason") or reason
             await self._leave(slot, reason or f"connection closed (code {ws.close_code})")
             await self._try_form()
+
+    async def _watch(self, slot, ws):
+        """Heartbeats: a worker that shows no sign of life for heartbeat_timeout s is lost."""
+        def progress():
+            return (self.traffic.get(ws, [0])[0],
+                    liveness.delivered(ws, self.data.sent_to.get(ws, 0)))
+
+        reason = await liveness.watch(ws, self.heartbeat, self.heartbeat_timeout, progress)
+        if reason is not None:
+            slot.info["lost_reason"] = reason
+            log.warning("rank %s (%s) %s", slot.rank, _peer(ws), reason)
+            ws.transport.abort()
 
     async def _worker_message(self, slot, ws, message):
         member = self.membership.members.get(slot.rank) is slot
@@ -278,7 +298,7 @@ class Coordinator:
             log.info("rank %d left the group (%s)", lost, slot.info.get("peer"))
         else:
             log.warning("rank %d lost (%s): %s", lost, slot.info.get("peer"), reason)
-        self._event("lost", slot, rank=lost, reason=reason)
+        self._event("left" if reason == "bye" else "lost", slot, rank=lost, reason=reason)
         self.data.break_generation()
         await self.shard_links.broadcast({"type": "broken",
                                           "generation": self.membership.generation})
@@ -356,8 +376,9 @@ class Coordinator:
         workers = []
         slots = list(m.members.values()) + list(m.waiting.values())
         for slot in slots:
-            state = ("lost" if slot.rank in m.lost and m.members.get(slot.rank) is slot
-                     else "member" if m.members.get(slot.rank) is slot else "waiting")
+            state = ("left" if slot.info.get("bye") else "lost") if (
+                slot.rank in m.lost and m.members.get(slot.rank) is slot) else (
+                "member" if m.members.get(slot.rank) is slot else "waiting")
             workers.append({"rank": slot.rank, "state": state, "client": slot.client_id,
                             **{k: slot.info.get(k) for k in ("kind", "backend", "peer",
                                                              "report", "report_time")},

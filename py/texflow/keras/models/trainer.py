@@ -239,14 +239,15 @@ class Trainer:
         train_function = self.make_train_function()
         self.stop_training = False
         callbacks.on_train_begin()
+        initial_epoch, skip = self._resume_point(initial_epoch, data)
         epoch_logs = {}
         every = self.steps_per_execution
         batch_hooks = callbacks.wants_batch_hooks("train")
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            logs, step = None, -1
-            for step, batch in enumerate(data.batches()):
+            logs, step = None, skip - 1
+            for step, batch in enumerate(data.batches(skip), start=skip):
                 if batch_hooks and step % every == 0:
                     callbacks.on_train_batch_begin(step)
                 logs = train_function(batch)
@@ -254,9 +255,10 @@ class Trainer:
                     callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
-            if logs is None:
+            if logs is None and not skip:
                 raise ValueError("Expected input data to be non-empty: an epoch of fit got "
                                  "no batches from the data")
+            skip = 0
             if callbacks.params.get("steps") is None:
                 callbacks.params["steps"] = step + 1
             epoch_logs = pythonify(logs)
@@ -270,6 +272,17 @@ class Trainer:
                 break
         callbacks.on_train_end(epoch_logs)
         return self.history
+
+    def _resume_point(self, initial_epoch, data):
+        """(epoch, batches to skip) where fit starts: `initial_epoch`, or where a
+        BackupAndRestore callback's backup left off (it sets `_initial_epoch` and
+        `_initial_step`), with the data positioned as an uninterrupted run's."""
+        epoch = getattr(self, "_initial_epoch", None)
+        step = getattr(self, "_initial_step", 0) or 0
+        self._initial_epoch, self._initial_step = None, 0
+        if epoch is None:
+            return initial_epoch, 0
+        return epoch, data.resume(epoch, step)
 
     def _callback_list(self, callbacks, verbose, epochs, steps):
         if isinstance(callbacks, CallbackList):
