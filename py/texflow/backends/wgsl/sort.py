@@ -6,7 +6,7 @@ above +inf; bit-flipped when descending), padding has the largest key and an ind
 >= n. Stages whose partners lie within a block of B = min(P, 512) elements run in
 workgroup memory, many per dispatch: one dispatch sorts every block (loading the keys),
 then for each k > B one dispatch per distance j >= B (global memory) and one for the
-distances below B. Rows of 1024 take 3 dispatches and a copy, rows of 16384 take 23.
+distances below B. Rows of 1024 take 3 dispatches and a copy, rows of 16384 take 21.
 permute_last_axis is a per-row gather.
 """
 
