@@ -80,6 +80,11 @@ UnavailableError = _op_error("UnavailableError", 14, "A source is not available 
 DataLossError = _op_error("DataLossError", 15,
                           "Unrecoverable data loss or corruption (truncated or corrupted "
                           "records).")
+AlreadyExistsError = _op_error("AlreadyExistsError", 6,
+                               "A file (or other entity) to be created already exists.",
+                               FileExistsError)
+PermissionDeniedError = _op_error("PermissionDeniedError", 7,
+                                  "The caller may not run the operation.", PermissionError)
 
 
 class WorkerLostError(UnavailableError):

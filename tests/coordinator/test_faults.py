@@ -201,3 +201,39 @@ def test_a_refused_join_says_why(make_coordinator):
             collective.connect(c.url, c.token, timeout=20)
         with pytest.raises(Exception, match="task_id 5 is out of range"):
             collective.connect(c.url, c.token, task_id=5, timeout=20)
+
+
+def test_a_reloaded_page_gets_its_rank_back_by_client_id(make_coordinator):
+    """The worker page keeps a client id in sessionStorage and hands it over (in
+    TEXFLOW_CLIENT_ID); a reload connects again with it, replacing its old connection."""
+    c = make_coordinator(3)
+    results, errors = {}, []
+
+    def steady(task_id):
+        try:
+            g = collective.connect(c.url, c.token, task_id=task_id, timeout=30)
+            assert g.all_reduce(ONES)[0] == 3
+            with pytest.raises(WorkerLostError, match="rank 1"):
+                g.all_reduce(ONES)
+            results[task_id] = g.rejoin(timeout=30)
+            assert g.all_reduce(ONES)[0] == 3
+            g.close()
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=steady, args=(r,)) for r in (0, 2)]
+    for t in threads:
+        t.start()
+    first = collective.connect(c.url, c.token, task_id=1, client_id="tab-7", timeout=30)
+    assert first.rank == 1 and first.all_reduce(ONES)[0] == 3
+    second = collective.connect(c.url, c.token, client_id="tab-7", timeout=30)  # reloaded
+    assert (second.rank, second.generation, second.membership.new) == (1, 2, [1])
+    assert second.all_reduce(ONES)[0] == 3
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    assert results[0].new == [1] and results[2].new == [1]
+    with pytest.raises(UnavailableError):
+        first.all_reduce(ONES)  # the replaced connection is gone for good
+    second.close()
+    first.close()

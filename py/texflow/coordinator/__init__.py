@@ -14,10 +14,20 @@ import asyncio
 import threading
 
 from .checkpoint_store import CheckpointError, CheckpointStore
-from .pages import Job
-from .server import Coordinator
 
 __all__ = ["Coordinator", "CoordinatorThread", "CheckpointStore", "CheckpointError", "Job"]
+
+
+def __getattr__(name):
+    # The server needs `websockets`; the wire format (imported by the collective client,
+    # also inside Pyodide, which has no `websockets`) must not pull it in.
+    if name == "Coordinator":
+        from .server import Coordinator
+        return Coordinator
+    if name == "Job":
+        from .pages import Job
+        return Job
+    raise AttributeError(f"module 'texflow.coordinator' has no attribute {name!r}")
 
 
 class CoordinatorThread:
@@ -39,6 +49,7 @@ class CoordinatorThread:
             self._loop = asyncio.new_event_loop()
             asyncio.set_event_loop(self._loop)
             try:
+                from .server import Coordinator
                 self.coordinator = Coordinator(**self.kwargs)
                 self._loop.run_until_complete(self.coordinator.start())
             except BaseException as e:  # reported to the starting thread

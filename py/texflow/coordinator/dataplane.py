@@ -24,6 +24,7 @@ class DataPlane:
         self.allow_nonfinite, self.max_bytes = allow_nonfinite, max_bytes
         self.generation = 0
         self.members = {}           # rank -> connection
+        self.ranks = ()             # every rank of the generation (shards bind them one by one)
         self.broken = False
         self.open = {}              # seq -> Collective
         self.retained = {}          # seq -> completed Collective (reopened by an abort)
@@ -37,8 +38,9 @@ class DataPlane:
         self.open.clear()
         self.retained.clear()
 
-    def set_generation(self, generation, members):
+    def set_generation(self, generation, members, ranks=None):
         self.generation, self.members = generation, dict(members)
+        self.ranks = tuple(sorted(self.members if ranks is None else ranks))
         self.broken = False
         self._drop_all()
         self.generation_changed.set()
@@ -81,7 +83,7 @@ class DataPlane:
                     message=f"collective {h.seq} of generation {h.generation} is already "
                             "complete"))
                 return
-            coll = self.open[h.seq] = Collective(h.generation, h.seq, self.members,
+            coll = self.open[h.seq] = Collective(h.generation, h.seq, self.ranks,
                                                  self.allow_nonfinite, self.max_bytes)
         try:
             coll.contribute(rank, h)
@@ -104,7 +106,7 @@ class DataPlane:
             coll = self.open[seq] = self.retained.pop(seq)
             coll.restart(exclude=rank)
         if coll is None:
-            coll = self.open[seq] = Collective(generation, seq, self.members,
+            coll = self.open[seq] = Collective(generation, seq, self.ranks,
                                                self.allow_nonfinite, self.max_bytes)
         attempt = coll.refuse(rank)
         await self._send(conn, wire.control("aborted", generation=generation, seq=seq,

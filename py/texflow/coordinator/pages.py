@@ -15,7 +15,6 @@ import email.utils
 import hmac
 import http
 import json
-import time
 from pathlib import Path
 
 from websockets.datastructures import Headers
@@ -55,6 +54,8 @@ class Pages:
     def respond(self, path, headers):
         """A Response for GET `path`, or an error Response."""
         path = path.split("?", 1)[0].split("#", 1)[0]
+        if path == "/favicon.ico":
+            return response(204, b"")
         if path in PAGES:
             path = "/texflow/web/" + PAGES[path]
         if path.startswith("/job/"):
@@ -96,7 +97,3 @@ def response(status, body, ctype="text/plain; charset=utf-8"):
                        ("X-Content-Type-Options", "nosniff")])
     status = http.HTTPStatus(status)
     return Response(status.value, status.phrase, headers, body)
-
-
-def now_ms():
-    return int(time.time() * 1000)

@@ -32,6 +32,7 @@ from .membership import JoinRefused, Membership
 from .shards import ShardLinks
 
 log = logging.getLogger("texflow.coordinator")
+HTTP_CLOSE_TIMEOUT = 60.0
 
 
 class Coordinator:
@@ -57,7 +58,7 @@ class Coordinator:
                  job=None, heartbeat=1.5, heartbeat_timeout=5.0, max_frame=16 << 20,
                  max_bytes=1 << 30, max_workers=None, hello_timeout=5.0, max_pending=64):
         self.host, self.port = host, port
-        self.token = token or secrets.token_urlsafe(18)
+        self.token = token or secrets.token_hex(16)  # hex: never starts with "-"
         self.extra_origins = {o.rstrip("/") for o in allow_origins}
         self.membership = Membership(num_workers, elastic, max_workers)
         self.data = DataPlane(allow_nonfinite, max_bytes)
@@ -128,6 +129,10 @@ class Coordinator:
 
     def _process_request(self, connection, request):
         if request.headers.get("Upgrade", "").lower() != "websocket":
+            # websockets closes the TCP connection after a plain HTTP answer, waiting
+            # close_timeout for the client to read it: Pyodide's 10 MB of wasm needs longer
+            # than the 1 s that suits WebSocket closes.
+            connection.close_timeout = HTTP_CLOSE_TIMEOUT
             return self.pages.respond(request.path, request.headers)
         origin = request.headers.get("Origin")
         if not self._allowed_origin(origin):
@@ -206,7 +211,7 @@ class Coordinator:
         self.traffic[ws] = [0, 0]
         if old is not None:
             await self._leave(old, "replaced by a new connection of the same worker")
-            await old.conn.close(1000, "replaced by a new connection")
+            await old.conn.close(wire.CLOSE_REPLACED, "replaced by a new connection")
         self._event("joined", slot, rank=slot.rank)
         await ws.send(wire.control("joined", client_id=client_id, rank=slot.rank,
                                    num_workers=self.membership.num_workers,
@@ -278,7 +283,7 @@ class Coordinator:
             log.info("rank %d left the group (%s)", lost, slot.info.get("peer"))
         else:
             log.warning("rank %d lost (%s): %s", lost, slot.info.get("peer"), reason)
-        self._event("lost", slot, rank=lost, reason=reason)
+        self._event("left" if reason == "bye" else "lost", slot, rank=lost, reason=reason)
         self.data.break_generation()
         await self.shard_links.broadcast({"type": "broken",
                                           "generation": self.membership.generation})
@@ -356,8 +361,9 @@ class Coordinator:
         workers = []
         slots = list(m.members.values()) + list(m.waiting.values())
         for slot in slots:
-            state = ("lost" if slot.rank in m.lost and m.members.get(slot.rank) is slot
-                     else "member" if m.members.get(slot.rank) is slot else "waiting")
+            state = ("left" if slot.info.get("bye") else "lost") if (
+                slot.rank in m.lost and m.members.get(slot.rank) is slot) else (
+                "member" if m.members.get(slot.rank) is slot else "waiting")
             workers.append({"rank": slot.rank, "state": state, "client": slot.client_id,
                             **{k: slot.info.get(k) for k in ("kind", "backend", "peer",
                                                              "report", "report_time")},

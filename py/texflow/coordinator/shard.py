@@ -58,7 +58,7 @@ class Shard:
                     msg = json.loads(raw)
                     if msg["type"] == "generation":
                         self.client_ids = {int(r): c for r, c in msg["members"].items()}
-                        self.data.set_generation(msg["generation"], {})
+                        self.data.set_generation(msg["generation"], {}, self.client_ids)
                     elif msg["type"] == "broken":
                         self.data.break_generation()
             except ConnectionClosed:

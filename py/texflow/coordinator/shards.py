@@ -26,10 +26,9 @@ import sys
 
 from websockets.exceptions import ConnectionClosed
 
-from .wire import ProtocolViolation
+from .wire import SHARD_MIN, ProtocolViolation  # noqa: F401  (SHARD_MIN: documented here)
 
 log = logging.getLogger("texflow.coordinator")
-SHARD_MIN = 256 << 10
 
 
 class ShardLinks:

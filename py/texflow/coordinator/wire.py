@@ -55,6 +55,9 @@ OPS = {"sum": SUM, "mean": MEAN, "max": MAX, "min": MIN, "broadcast": BROADCAST,
 OP_NAMES = {v: k for k, v in OPS.items()}
 REDUCTIONS = (SUM, MEAN, MAX, MIN)
 HAS_TABLE = 1
+# Close code for a connection that a newer one of the same worker replaced (a reloaded
+# tab): its client must not reconnect, or the two would keep replacing each other.
+CLOSE_REPLACED = 4001
 
 DTYPES = {1: "float32", 2: "int32", 3: "float16", 4: "float64", 5: "int64", 6: "uint8",
           7: "int8", 8: "bool", 9: "int16", 10: "uint16", 11: "uint32", 12: "uint64"}
@@ -62,6 +65,8 @@ DTYPE_CODES = {name: code for code, name in DTYPES.items()}
 # Reductions are defined on these; broadcast and all_gather move any dtype above.
 REDUCIBLE = ("float32", "int32", "float16", "float64", "int64")
 FLOATS = ("float32", "float16", "float64")
+# Reductions below this many bytes are not split over shards (see shards.py).
+SHARD_MIN = 256 << 10
 MAX_RANK = 32
 MAX_NAME = 1024
 MAX_TENSORS = 1 << 20

@@ -7,13 +7,13 @@ WebSocket (_pyodide.py). The public, synchronous API is collective.py.
 
 import asyncio
 import json
+import os
 import secrets
 import time
 
 import numpy as np
 
 from ..coordinator import wire
-from ..coordinator.shards import SHARD_MIN
 from ..errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,
                       UnavailableError, WorkerLostError)
 from . import _tensors
@@ -48,13 +48,17 @@ class Core:
     """A worker's connection(s) to the coordinator and its shards; see collective.Group."""
 
     def __init__(self, transport_cls, url, token, task_type="worker", task_id=None,
-                 kind="native", backend="", chunk_bytes=1 << 20, reconnect=True):
+                 kind="native", backend="", chunk_bytes=1 << 20, reconnect=True,
+                 client_id=None):
         self.transport_cls = transport_cls
         self.url, self.token = url, token
         self.task_type, self.task_id = task_type, task_id
         self.kind, self.backend = kind, backend
         self.chunk_bytes = chunk_bytes
-        self.client_id = secrets.token_hex(8)
+        # The worker page keeps its id across reloads (so it rejoins under its old rank);
+        # only the first group of a process takes it.
+        self.client_id = (client_id or os.environ.pop("TEXFLOW_CLIENT_ID", "")
+                          or secrets.token_hex(8))
         self.reconnect = reconnect
         self.conns = {}            # shard index -> transport (0: the main connection)
         self.membership = None     # the latest generation heard of
@@ -268,7 +272,7 @@ class Core:
         if future is not None and not future.done():
             future.set_result(value)
 
-    def on_close(self, index, reason):
+    def on_close(self, index, reason, code=None):
         if self.conns.get(index) is None or self.closed:
             return
         del self.conns[index]
@@ -282,6 +286,11 @@ class Core:
                 future.set_exception(error)
         self.requests.clear()
         self._notify({"event": "disconnected", "shard": index, "reason": reason})
+        if code == wire.CLOSE_REPLACED:
+            self.broken = UnavailableError(f"this worker connected again elsewhere (a reloaded "
+                                           f"page?); this connection was replaced: {reason}")
+            self.closed = True
+            return
         if index == 0 and self.reconnect and self._reconnecting is None:
             self._reconnecting = asyncio.ensure_future(self._reconnect_loop())
 
@@ -317,7 +326,7 @@ class Core:
         layout = wire.Layout([wire.TensorSpec(n or "", a.dtype.name, a.shape)
                               for n, a in zip(names or [""] * len(arrays), arrays)], name)
         nshards = len(self.membership_shards())
-        if op in wire.REDUCTIONS and nshards > 1 and layout.total >= SHARD_MIN:
+        if op in wire.REDUCTIONS and nshards > 1 and layout.total >= wire.SHARD_MIN:
             cuts = wire.split_points(layout.total, nshards)
         else:
             cuts = [0, layout.total]

@@ -91,7 +91,7 @@ class NativeTransport:
                       f"{self.ws.close_reason or ''})").strip()
         finally:
             self.open = False
-            self.core.on_close(self.index, reason)
+            self.core.on_close(self.index, reason, self.ws.close_code)
 
     async def send(self, message):
         try:

@@ -95,7 +95,9 @@ def connect(url=None, token=None, task_type="worker", task_id=None, timeout=300.
             worker coming back gets its old rank).
         timeout: seconds to wait for the group to form.
         **options: `chunk_bytes` (message size), `backend` (shown on the dashboard),
-            `allow_nonfinite` (skip the local NaN/inf check), `on_change` (a listener).
+            `allow_nonfinite` (skip the local NaN/inf check), `on_change` (a listener),
+            `client_id` (a stable id: connecting again with it gets the same rank back; the
+            worker page keeps one per tab in sessionStorage, via $TEXFLOW_CLIENT_ID).
 
     Returns:
         A Group.
@@ -128,16 +130,19 @@ class Group:
     """
 
     def __init__(self, url, token, task_type="worker", task_id=None, chunk_bytes=None,
-                 backend=None, allow_nonfinite=False, on_change=None):
+                 backend=None, allow_nonfinite=False, on_change=None, client_id=None):
         url, token = _settings(url, token)
         transport, kind, default_chunk = _transport()
         if backend is None:
             backend = _backend_name()
         self._core = Core(transport, url, token, task_type, task_id, kind, backend,
-                          chunk_bytes or default_chunk)
+                          chunk_bytes or default_chunk, client_id=client_id)
         self._core.allow_nonfinite = allow_nonfinite
         if on_change is not None:
             self._core.listeners.append(on_change)
+        page = _page_status()
+        if page is not None:  # the worker page shows rank, generation, losses
+            self._core.listeners.append(lambda event: page({**event, "backend": backend}))
         self.membership = None
         self._last_report = None
 
@@ -372,13 +377,22 @@ def _number(value):
         return str(value)[:64]
 
 
+def _page_status():
+    """A function posting a dict to the worker page (in its job worker), or None."""
+    if not IN_BROWSER:
+        return None
+    import json
+
+    import js
+    status = getattr(js, "texflowJobStatus", None)
+    return None if status is None else (lambda d: status(json.dumps(d)))
+
+
 def _post(core, msg):
     if IN_BROWSER:
-        import js
-        status = getattr(js, "texflowJobStatus", None)
-        if status is not None:
-            import json
-            status(json.dumps(msg))
+        page = _page_status()
+        if page is not None:
+            page(msg)
         asyncio.ensure_future(core.send_report(msg))
         return
     from . import _native
