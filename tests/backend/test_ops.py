@@ -309,3 +309,23 @@ def test_matrix_norm2():
         got = _run(tf.norm, tf.array(x), ord=2, axis=[-2, -1])
         _check("matrix_norm2", got, oracle.matrix_norm2(x), f"norm({list(shape)}, ord=2)",
                rtol_extra=1e-6)
+
+
+@each_backend
+def test_gather_nd_out_of_range_on_the_device_answers_as_gather():
+    """Index tuples computed on the device are not read back: one out of range gives what
+    tf.gather gives for an out-of-range index (its error or its value), never another
+    entry of params."""
+    params = tf.reshape(tf.range(12.0), [3, 4])
+    tuples = tf.cast(tf.array(np.array([[0.5, 1.5], [0.0, 5.0]], np.float32)) * 1.0, "int32")
+    flat = tf.cast(tf.array(np.array([1.0, -1.0], np.float32)) * 1.0, "int32")
+
+    def outcome(fn):
+        try:
+            with tf.scope():
+                return fn().numpy().tolist()
+        except Exception as e:  # noqa: BLE001  (the error is the answer compared)
+            return type(e).__name__
+    got = outcome(lambda: tf.gather_nd(params, tuples))
+    assert got == outcome(lambda: tf.gather(tf.reshape(params, [-1]), flat)), got
+    assert got != [1.0, 5.0], "an out-of-range tuple read another entry"

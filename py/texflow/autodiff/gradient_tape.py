@@ -184,7 +184,7 @@ class GradientTape:
             out = []
             for i, s in enumerate(flat):
                 grads = [g[i] for g in per_element]
-                if not self._is_watched(s) or all(g is None for g in grads):
+                if not self._is_watched(s) or (grads and all(g is None for g in grads)):
                     out.append(None)
                     continue
                 grads = [zeros(s.shape) if g is None else g for g in grads]
