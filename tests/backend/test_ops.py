@@ -344,16 +344,23 @@ def test_gather_nd_out_of_range_on_the_device_answers_as_gather():
     """Index tuples computed on the device are not read back: one out of range gives what
     tf.gather gives for an out-of-range index (its error or its value), never another
     entry of params."""
-    params = tf.reshape(tf.range(12.0), [3, 4])
-    tuples = tf.cast(tf.array(np.array([[0.5, 1.5], [0.0, 5.0]], np.float32)) * 1.0, "int32")
-    flat = tf.cast(tf.array(np.array([1.0, -1.0], np.float32)) * 1.0, "int32")
+    def device_ints(values):  # computed on the device: no host copy of the indices
+        return tf.cast(tf.array(np.array(values, np.float32)) * 1.0, "int32")
 
-    def outcome(fn):
+    def outcome(fn):  # repr: NaN compares equal to NaN
         try:
             with tf.scope():
-                return fn().numpy().tolist()
+                return repr(fn().numpy().tolist())
         except Exception as e:  # noqa: BLE001  (the error is the answer compared)
             return type(e).__name__
-    got = outcome(lambda: tf.gather_nd(params, tuples))
-    assert got == outcome(lambda: tf.gather(tf.reshape(params, [-1]), flat)), got
-    assert got != [1.0, 5.0], "an out-of-range tuple read another entry"
+    params = tf.reshape(tf.range(12.0), [3, 4])
+    flat = device_ints([1.0, -1.0])
+    expected = outcome(lambda: tf.gather(tf.reshape(params, [-1]), flat))
+    got = outcome(lambda: tf.gather_nd(params, device_ints([[0.5, 1.5], [0.0, 5.0]])))
+    assert got == expected, got
+    assert got != repr([1.0, 5.0]), "an out-of-range tuple read another entry"
+    # with batch_dims a bad tuple must not reach the next batch entry's rows either
+    got = outcome(lambda: tf.gather_nd(tf.reshape(params, [2, 6]),
+                                       device_ints([[[1.0]], [[9.0]]]), batch_dims=1))
+    assert got == outcome(lambda: tf.reshape(tf.gather(tf.reshape(params, [-1]), flat),
+                                             [2, 1])), got

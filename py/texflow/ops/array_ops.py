@@ -9,6 +9,7 @@ from ..engine.registry import def_op
 from ..engine.run import run_view
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
+from .index_checks import host_values
 from .movement import slice as slice_
 
 
@@ -193,7 +194,7 @@ def gather_nd(params, indices, batch_dims=0):
         raise InvalidArgumentError(f"gather_nd: index innermost dimension length must be <= "
                                    f"params rank; saw: {m} vs. {len(params.shape) - b}")
     dims = params.shape[b:b + m]
-    host = indices._storage.values
+    host = host_values(indices)
     bad = _first_invalid(host, dims) if host is not None and indices.size and m else None
     if bad is not None:
         value = host.reshape(-1, m)[bad].tolist()
@@ -201,17 +202,17 @@ def gather_nd(params, indices, batch_dims=0):
                                    f"param shape {list(params.shape)} (batch_dims={b})")
     strides = np.cumprod((1,) + dims[::-1])[:-1][::-1].astype(np.int32)
     flat = reduce_sum(ew.mul(indices, from_numpy(strides.reshape(-1))), axis=-1)
-    if host is None and m:  # a tuple out of range must not land on another entry: -1
-        limits = from_numpy(np.asarray(dims, np.int32).reshape(-1))
-        inside = reduce_all(ew.logical_and(ew.greater_equal(indices, 0),
-                                           ew.less(indices, limits)), axis=-1)
-        flat = ew.where(inside, flat, -1)
     block = int(np.prod(dims, dtype=np.int64))
     batch = int(np.prod(params.shape[:b], dtype=np.int64))
     if b:  # each batch entry's rows follow the previous entries' in the flat params
         offsets = np.arange(batch, dtype=np.int32) * block
         flat = ew.add(flat, from_numpy(offsets.reshape(params.shape[:b] + (1,) * (
             len(flat.shape) - b))))
+    if host is None and m:  # a tuple out of range must not land on another entry: -1
+        limits = from_numpy(np.asarray(dims, np.int32).reshape(-1))
+        inside = reduce_all(ew.logical_and(ew.greater_equal(indices, 0),
+                                           ew.less(indices, limits)), axis=-1)
+        flat = ew.where(inside, flat, -1)
     rows = reshape(params, (batch * block,) + params.shape[b + m:])
     return gather(rows, flat)
 
