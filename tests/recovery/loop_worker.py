@@ -2,6 +2,7 @@
 by recovery.Keeper.
 
 python loop_worker.py URL TOKEN STEPS OUT_DIR [--task-id I] [--checkpoint-every K]
+    [--step-sleep S] [--pause-file PATH]
 
 A small MLP (momentum SGD, so optimizer slots travel too) on a fixed regression set;
 each step takes the global batch of GLOBAL_BATCH rows of the epoch's permutation and
@@ -66,6 +67,9 @@ def main():
     parser.add_argument("--task-id", type=int, default=None)
     parser.add_argument("--checkpoint-every", type=int, default=None)
     parser.add_argument("--step-sleep", type=float, default=0.0)
+    parser.add_argument("--pause-file", default=None,
+                        help="while this file exists, wait before each step (tests use it "
+                             "to hold the group until a newcomer waits to join)")
     args = parser.parse_args()
 
     group = collective.connect(args.url, args.token, task_id=args.task_id, timeout=120)
@@ -84,6 +88,8 @@ def main():
     keeper.start()
 
     def train_step(state):
+        while args.pause_file and os.path.exists(args.pause_file):
+            time.sleep(0.02)
         rows = global_rows(state.epoch, state.batch)
         lo, hi = recovery.batch_rows(GLOBAL_BATCH, group.rank, group.size)
         x, y = tf.constant(x_all[rows[lo:hi]]), tf.constant(y_all[rows[lo:hi]])

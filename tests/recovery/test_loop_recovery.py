@@ -4,6 +4,7 @@ of one uninterrupted process with the global batch over the same data order."""
 
 import logging
 import socket
+import time
 
 import numpy as np
 import pytest
@@ -101,25 +102,32 @@ def test_a_killed_worker_restarts_and_the_survivor_never_exits(coordinator, tmp_
 def test_elastic_group_goes_on_without_a_lost_worker_and_admits_one_later(
         coordinator, tmp_path, expected):
     c = coordinator(3, elastic=True)
-    workers = [spawn(c, STEPS, tmp_path, "--step-sleep", 0.05, name=f"worker {i}")
-               for i in range(3)]
+    pause = tmp_path / "pause"
+    workers = [spawn(c, STEPS, tmp_path, "--step-sleep", 0.05, "--pause-file", pause,
+                     name=f"worker {i}") for i in range(3)]
     newcomer = None
     try:
         workers[0].wait_for(_stepped(6))
         ranks = {w.wait_for(lambda line: "ready" in line)["ready"]: w for w in workers}
         ranks[1].kill()
         survivors = [ranks[0], ranks[2]]
-        # the two go on at size 2 (the global batch kept) before anyone comes back
+        # the two go on at size 2 (the global batch kept) before anyone comes back ...
         for w in survivors:
             w.wait_for(lambda line: line.get("size") == 2)
+        pause.touch()  # ... and wait (mid-epoch) until a newcomer asks to join
         newcomer = spawn(c, STEPS, tmp_path, name="newcomer")
+        deadline = time.monotonic() + 60
+        while not c.coordinator.membership.waiting and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pause.unlink()
         _check_weights(survivors + [newcomer], expected)
         for w in survivors:
             events = [r["event"] for r in w.find("recovery")]
             assert events == ["start", "recover", "admit"], w.find("recovery")
             assert w.finish() == 0 and len(w.find("ready")) == 1
         joined = newcomer.find("recovery")[0]
-        assert joined["size"] == 3 and joined["step"] % loop_worker.STEPS_PER_EPOCH == 0
+        assert joined["size"] == 3 and joined["step"] > 0
+        assert joined["step"] % loop_worker.STEPS_PER_EPOCH == 0  # an epoch boundary
         assert newcomer.finish() == 0
         _report("elastic, newcomer admitted at an epoch boundary", joined, newcomer)
     finally:
