@@ -63,6 +63,33 @@ def _generator(seed):
     return np.random.default_rng([pair[0] & 0xFFFFFFFF, pair[1] & 0xFFFFFFFF, count])
 
 
+def _get_state():
+    """The seeding state as JSON values (global seed, op-seed sequence, stream positions,
+    the global Generator), for texflow.distribute's training state."""
+    generator = _global_generator[0]
+    return {"global": _state["global"], "ops": _jsonable(_state["ops"].getstate()),
+            "streams": [[a, b, n] for (a, b), n in _state["streams"].items()],
+            "generator": None if generator is None else
+            [generator._seed, generator._rng.bit_generator.state]}
+
+
+def _set_state(state):
+    """Restores `_get_state()` output."""
+    _state["global"] = state["global"]
+    version, internal, gauss = state["ops"]
+    _state["ops"].setstate((version, tuple(internal), gauss))
+    _state["streams"] = {(a, b): n for a, b, n in state["streams"]}
+    if state.get("generator") is not None:
+        seed, bits = state["generator"]
+        generator = Generator(seed)
+        generator._rng.bit_generator.state = bits
+        _global_generator[0] = generator
+
+
+def _jsonable(value):
+    return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
+
+
 def _float_dtype(dtype, name):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:

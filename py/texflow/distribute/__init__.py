@@ -1,8 +1,9 @@
 """tf.distribute for texflow: collectives through the coordinator (collective.py).
 
-Strategies (MultiWorkerMirroredStrategy and friends) build on `collective`.
+Strategies (MultiWorkerMirroredStrategy and friends) build on `collective`;
+`recovery` keeps training going through lost workers and restarts.
 """
 
-from . import collective
+from . import collective, recovery
 
-__all__ = ["collective"]
+__all__ = ["collective", "recovery"]

@@ -111,21 +111,13 @@ def leaky_relu(x, alpha=0.2):
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
 
 
-def _float_features(x, name, error=InvalidArgumentError):
-    x = _as_array(x)
-    if x.dtype != float32:
-        raise error(f"{name} needs float32 features, received {x.dtype} "
-                    f"(shape {list(x.shape)})")
-    return x
-
-
 def silu(features, beta=1.0):
     """features * sigmoid(beta * features) (TensorFlow's silu, also `tf.nn.swish`).
 
     >>> round(tf.nn.silu(tf.constant([1.0])).get(0), 4)
     0.7311
     """
-    x = _float_features(features, "silu")
+    x = ew.expect_dtype(features, "silu", ew.FLOAT)
     return ew.mul(x, ew.sigmoid(x if beta == 1.0 else ew.mul(x, beta)))
 
 
@@ -139,7 +131,7 @@ def gelu(features, approximate=False):
     >>> round(tf.nn.gelu(tf.constant([1.0])).get(0), 4)
     0.8413
     """
-    x = _float_features(features, "gelu", ValueError)
+    x = ew.expect_dtype(features, "gelu", ew.FLOAT, ValueError)
     if approximate:
         inner = ew.mul(ew.add(x, ew.mul(ew.pow(x, 3.0), 0.044715)), 0.7978845608028654)
         return ew.mul(ew.mul(x, 0.5), ew.add(ew.tanh(inner), 1.0))
@@ -152,7 +144,7 @@ def l2_loss(t):
     >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).get()
     2.5
     """
-    t = _float_features(t, "l2_loss")
+    t = ew.expect_dtype(t, "l2_loss", ew.FLOAT)
     return ew.mul(rd.sum(ew.square(t)), 0.5)
 
 
