@@ -53,7 +53,11 @@ class Optimizer:
         self.weight_decay, self.clipnorm = weight_decay, clipnorm
         self.clipvalue, self.global_clipnorm = clipvalue, global_clipnorm
         self.loss_scale_factor = loss_scale_factor
-        self.gradient_aggregator = None
+        # A tf.distribute strategy in effect at creation sums the replicas' gradients
+        # (across its workers too) before they are applied; None: applied as they are.
+        strategy = backend.distribute_strategy()
+        self.gradient_aggregator = None if strategy is None else strategy.extended.\
+            _gradient_aggregator(self)
         self.built = False
         self._slots = {}          # id(variable) -> (variable, {slot name: KerasVariable})
         self._slot_order = []     # the slot variables in creation order
@@ -199,7 +203,10 @@ class Optimizer:
                 raise ValueError(f"gradient of shape {tuple(g.shape)} for variable "
                                  f"{getattr(v, 'path', v.name)} of shape {tuple(v.shape)}")
         if self.gradient_aggregator is not None:
-            pairs = list(self.gradient_aggregator(pairs))
+            pairs = self.gradient_aggregator(pairs)
+            if pairs is None:  # held for the strategy's last replica, which applies the sum
+                return self._iterations
+            pairs = list(pairs)
         with scopes.scope():  # frees the update's intermediates; variables are kept
             grads = self._clip([g for g, _ in pairs])
             lr = self.current_learning_rate()
