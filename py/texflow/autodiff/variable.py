@@ -1,5 +1,6 @@
 """tf.Variable: a named NDArray whose value can be replaced (assign)."""
 
+from ..engine import trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..errors import DTypeError, ShapeError
 
@@ -30,6 +31,7 @@ class Variable(NDArray):
     """
 
     __slots__ = ("name", "trainable")
+    _traced_as_state = True  # tf.function reads it at every call, never at trace time
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None):
         if initial_value is None:
@@ -72,6 +74,8 @@ class Variable(NDArray):
                              f"of dtype {self.dtype}")
         new = value._live()
         old = self._live()
+        if trace._local.tracers:
+            trace.record_assign(self, value)
         if new is not old:
             new.refs += 1
             self._storage = new

@@ -1,6 +1,7 @@
 """tf.distribute for texflow: strategies (strategy.py, mirrored.py, multi_worker.py),
-distributed input (input_lib.py), TF_CONFIG (cluster_resolver.py), and the collectives
-through the coordinator they use across workers (collective.py).
+distributed input (input_lib.py), TF_CONFIG (cluster_resolver.py), the collectives
+through the coordinator they use across workers (collective.py), and `recovery`, which
+keeps training going through lost workers and restarts.
 
 >>> strategy = tf.distribute.get_strategy()       # the default strategy
 >>> strategy.num_replicas_in_sync
@@ -9,7 +10,7 @@ through the coordinator they use across workers (collective.py).
 
 import types
 
-from . import cluster_resolver, collective
+from . import cluster_resolver, collective, recovery
 from .mirrored import (CentralStorageStrategy, CrossDeviceOps, HierarchicalCopyAllReduce,
                        MirroredStrategy, NcclAllReduce, OneDeviceStrategy,
                        ReductionToOneDevice)
@@ -27,6 +28,7 @@ __all__ = ["CentralStorageStrategy", "CrossDeviceOps", "DistributedValues",
            "MirroredStrategy", "MultiWorkerMirroredStrategy", "NcclAllReduce",
            "OneDeviceStrategy", "PerReplica", "ReduceOp", "ReductionToOneDevice",
            "ReplicaContext", "Strategy", "StrategyExtended", "cluster_resolver", "collective",
+           "recovery",
            "experimental", "experimental_set_strategy", "get_cross_replica_context",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
 

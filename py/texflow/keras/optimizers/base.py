@@ -7,6 +7,7 @@ import numpy as np
 
 from ...checkpoint.state import restore_pending
 from ...engine import scope as scopes
+from ...engine.trace import traced
 from ...engine.ndarray import NDArray
 from ...ops import elementwise as ew
 from ...ops import reduce as rd
@@ -209,14 +210,19 @@ class Optimizer:
             pairs = list(pairs)
         with scopes.scope():  # frees the update's intermediates; variables are kept
             grads = self._clip([g for g, _ in pairs])
-            lr = self.current_learning_rate()
+            # Traced by tf.function: the learning rate and step count stay tensors.
+            lr = self._learning_rate if traced() and self._schedule is None \
+                else self.current_learning_rate()
             for g, v in zip(grads, [v for _, v in pairs]):
                 slots = self._slots_of(v)
                 self._apply_weight_decay(v, lr)
                 self.update_step(g, v, lr, slots)
                 if getattr(v, "constraint", None) is not None:
                     v.assign(v.constraint(v))
-        self._iterations.assign(np.int32(self._iterations.item() + 1))
+        if traced():
+            self._iterations.assign_add(1)
+        else:
+            self._iterations.assign(np.int32(self._iterations.item() + 1))
         return self._iterations
 
     def _clip(self, grads):
