@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from ..engine import scope as scopes
+from ..engine import trace
 from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from . import values as values_lib
@@ -199,6 +200,12 @@ class StrategyExtended(KerasSupport):
         return [value] * n
 
     def _reduce_values(self, reduce_op, local, axis):
+        if trace.traced():  # a host call: fresh at every replay
+            return trace.host_call(lambda values: self._reduce_now(reduce_op, values, axis),
+                                   list(local))
+        return self._reduce_now(reduce_op, local, axis)
+
+    def _reduce_now(self, reduce_op, local, axis):
         arrays = [_host(v) for v in local]
         dtype = arrays[0].dtype
         if axis is None:
@@ -253,9 +260,13 @@ class StrategyExtended(KerasSupport):
                 for g, _ in earlier:
                     g.dispose()
         if self.worker_count > 1:
-            summed = self._cross_worker([_host(g) for g, _ in pairs], "sum")
-            pairs = [(_tensor(s), v) for s, (_, v) in zip(summed, pairs)]
+            # A host call: a tf.function's replay all-reduces its own step's gradients.
+            summed = trace.host_call(self._sum_over_workers, [g for g, _ in pairs])
+            pairs = [(s, v) for s, (_, v) in zip(summed, pairs)]
         return pairs
+
+    def _sum_over_workers(self, grads):
+        return [_tensor(s) for s in self._cross_worker([_host(g) for g in grads], "sum")]
 
     def _initial_value(self, value):
         """A new variable's initial value: the chief's, on every worker (one message per
