@@ -4,8 +4,8 @@
 # chief, starts the coordinator at its TF_CONFIG address. Logs: job_0.log, job_1.log
 # in the output folder. Usage: scripts/run_tutorials.sh [keras|ctl|both] [OUT_DIR]
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(dirname "$here")"
+here="$(cd "$(dirname "$0")/tutorials" && pwd)"
+root="$(dirname "$(dirname "$here")")"
 which="${1:-both}"
 out="${2:-$(mktemp -d /tmp/texflow-tutorials.XXXX)}"
 python="${PYTHON:-$root/.venv/bin/python}"

@@ -141,6 +141,17 @@ class StrategyExtended(KerasSupport):
     def should_save_summary(self):
         return self.worker_index == 0
 
+    def _write_path(self, path):
+        """(where this worker saves a file meant for `path`, the temporary folder to
+        remove afterwards or None): the chief writes `path`, the others
+        `<dir>/workertemp_<index>/<name>`, as TensorFlow's tutorials and callbacks do."""
+        if self.should_checkpoint:
+            return path, None
+        import os
+        folder = os.path.join(os.path.dirname(path), f"workertemp_{self.worker_index}")
+        os.makedirs(folder, exist_ok=True)
+        return os.path.join(folder, os.path.basename(path)), folder
+
     @property
     def parameter_devices(self):
         return tuple(self._device_name(d) for d in self.devices)
