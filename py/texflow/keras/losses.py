@@ -251,7 +251,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
 
     Labels outside [0, classes) raise InvalidArgumentError, as in TensorFlow.
 
-    >>> round(float(tf.keras.losses.sparse_categorical_crossentropy([1], [[0.5, 0.5]])[0]), 4)
+    >>> round(tf.keras.losses.sparse_categorical_crossentropy([1], [[0.5, 0.5]]).tolist()[0], 4)
     0.6931
     """
     y_pred, y_true = _float(y_pred), as_tensor(y_true)

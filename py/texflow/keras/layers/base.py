@@ -155,7 +155,8 @@ class Layer:
     # -- sublayer tracking ------------------------------------------------------------
 
     def __setattr__(self, name, value):
-        if name in ("trainable",) or not getattr(self, "_tracking", False):
+        if name in NEVER_TRACKED or name == "trainable" or not getattr(self, "_tracking",
+                                                                        False):
             return object.__setattr__(self, name, value)
         if isinstance(value, KerasVariable):
             self._track_variable(value)
@@ -354,7 +355,8 @@ class Layer:
 
     def _clear_losses(self):
         for layer in self._flatten_layers():
-            layer._losses = []
+            if layer._losses:
+                layer._losses.clear()
 
     # -- building and calling -----------------------------------------------------------
 
