@@ -58,15 +58,17 @@ def seed_cnn():
 
 @each_backend
 def test_seed_cnn_learns_mnist():
+    # 20 steps of 64 (a learning rate of 3e-3 learns in that few; seed 000 uses 1e-3): far
+    # above chance on every backend, in seconds even on software WebGPU.
     tf.keras.utils.set_random_seed(1)
-    x, y, xt, yt = _mnist(2560, 500)
+    x, y, xt, yt = _mnist(1280, 500)
     model = seed_cnn()
     model.compile(loss=tf.keras.losses.sparse_categorical_crossentropy,
-                  optimizer=tf.keras.optimizers.Adam(learning_rate=0.001), metrics=['accuracy'])
-    train = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(2560, seed=1).batch(64)
-    history = model.fit(x=train, epochs=1, verbose=0)  # 40 steps
+                  optimizer=tf.keras.optimizers.Adam(learning_rate=0.003), metrics=['accuracy'])
+    train = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1280, seed=1).batch(64)
+    history = model.fit(x=train, epochs=1, verbose=0)
     loss, accuracy = model.evaluate(xt, yt, verbose=0)
-    assert history.history["loss"][0] < 1.5 and accuracy > 0.75, (history.history, accuracy)
+    assert history.history["loss"][0] < 1.6 and accuracy > 0.7, (history.history, accuracy)
     probs = model.predict(xt[:8], verbose=0)
     assert probs.shape == (8, 10) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
 

@@ -133,10 +133,11 @@ class CallbackList:
             if not isinstance(cb, Callback):
                 raise TypeError(f"callbacks must be tf.keras.callbacks.Callback instances, "
                                 f"received {type(cb).__name__}: {cb!r:.100}")
-        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
-            self.callbacks.append(ProgbarLogger())
+        # Keras 3's order: the user's callbacks, then History, then the progress bar.
         if add_history and not any(isinstance(c, History) for c in self.callbacks):
             self.callbacks.append(History())
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self.callbacks.append(ProgbarLogger())
         self.model = None
         self.params = {}
         if model is not None:

@@ -41,6 +41,11 @@ def as_tensor(value):
     return value
 
 
+def float_input(x):
+    """Integer or bool inputs as float32 (Keras promotes them against float weights)."""
+    return x if x.dtype == "float32" else ew.cast(x, "float32")
+
+
 def dtype_config(dtype):
     """Keras 3's serialized DTypePolicy for a layer's dtype."""
     return {"module": "keras", "class_name": "DTypePolicy",

@@ -7,7 +7,7 @@ from ...ops.conv import conv2d
 from ...ops.movement import expand_dims, squeeze
 from .. import activations, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, float_input
 
 _MODULE = "keras.layers"
 
@@ -156,7 +156,8 @@ class Conv2D(_Conv):
     rank = 2
 
     def call(self, inputs):
-        y = conv2d(inputs, self.kernel, self.strides, self.padding.upper(), self.dilation_rate)
+        y = conv2d(float_input(inputs), self.kernel, self.strides, self.padding.upper(),
+                   self.dilation_rate)
         return self._finish(y)
 
 
@@ -172,6 +173,6 @@ class Conv1D(_Conv):
 
     def call(self, inputs):
         kernel = expand_dims(self.kernel, 0)
-        y = conv2d(expand_dims(inputs, 1), kernel, (1,) + self.strides, self.padding.upper(),
-                   (1,) + self.dilation_rate)
+        y = conv2d(expand_dims(float_input(inputs), 1), kernel, (1,) + self.strides,
+                   self.padding.upper(), (1,) + self.dilation_rate)
         return self._finish(squeeze(y, 1))

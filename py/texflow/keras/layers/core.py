@@ -8,7 +8,7 @@ from ...ops.matmul import matmul
 from ...ops.movement import gather, reshape
 from .. import activations, backend, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
-from .base import InputSpec, Layer, standardize_shape
+from .base import InputSpec, Layer, float_input, standardize_shape
 from .node import KerasTensor, Node
 
 _MODULE = "keras.layers"
@@ -139,7 +139,7 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
 
     def call(self, inputs):
-        x = inputs
+        x = float_input(inputs)
         if len(x.shape) > 2:
             flat = reshape(x, (-1, x.shape[-1]))
             y = reshape(matmul(flat, self.kernel), x.shape[:-1] + (self.units,))

@@ -5,7 +5,7 @@ from ...ops.movement import reshape
 from ...ops.nn import batch_normalization, moments
 from .. import initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, float_input
 
 _MODULE = "keras.layers"
 
@@ -116,6 +116,7 @@ class BatchNormalization(_Normalization):
                                                      for a in self._feature_axes})
 
     def call(self, inputs, training=None, mask=None):
+        inputs = float_input(inputs)
         rank = len(inputs.shape)
         axes = self._feature_axes
         reduce_axes = [a for a in range(rank) if a not in axes]
@@ -178,6 +179,7 @@ class LayerNormalization(_Normalization):
         self._add_scale_and_center(shape)
 
     def call(self, inputs):
+        inputs = float_input(inputs)
         rank = len(inputs.shape)
         axes = self._feature_axes
         gamma = _broadcast(self.gamma, rank, axes, inputs.shape)

@@ -4,7 +4,7 @@ from ...ops import reduce as rd
 from ...ops.conv import avg_pool, max_pool
 from ...ops.movement import expand_dims, squeeze
 from ..serialization import serializable
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, float_input
 from .conv import conv_output_length, normalize_data_format, normalize_padding, normalize_tuple
 
 _MODULE = "keras.layers"
@@ -27,6 +27,7 @@ class _Pooling(Layer):
         self.built = True
 
     def call(self, inputs):
+        inputs = float_input(inputs)
         pool = type(self)._op
         if self.rank == 1:
             y = pool(expand_dims(inputs, 1), (1,) + self.pool_size, (1,) + self.strides,

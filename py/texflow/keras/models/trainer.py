@@ -79,12 +79,37 @@ class Trainer:
         self.run_eagerly, self.jit_compile = run_eagerly, jit_compile
         self.steps_per_execution = steps_per_execution
         self.loss = loss
+        self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
+                              "weighted_metrics": weighted_metrics}
         self.compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
 
     def _output_names(self):
         return []
+
+    def get_compile_config(self):
+        """compile()'s arguments as a config (for saving), or None before compile."""
+        if not getattr(self, "compiled", False):
+            return None
+        from ..serialization import serialize_keras_object
+        return {"optimizer": serialize_keras_object(self.optimizer),
+                "loss": _serialize_entries(self._compile_args["loss"]),
+                "loss_weights": self._compile_args["loss_weights"],
+                "metrics": _serialize_entries(self._compile_args["metrics"]),
+                "weighted_metrics": _serialize_entries(self._compile_args["weighted_metrics"]),
+                "run_eagerly": self.run_eagerly, "steps_per_execution": self.steps_per_execution,
+                "jit_compile": self.jit_compile}
+
+    def compile_from_config(self, config):
+        """compile() again from `get_compile_config()` output."""
+        from ..serialization import deserialize_keras_object
+        config = dict(config)
+        config["optimizer"] = deserialize_keras_object(config["optimizer"], what="optimizer") \
+            if isinstance(config.get("optimizer"), dict) else config.get("optimizer")
+        for key in ("loss", "metrics", "weighted_metrics"):
+            config[key] = _deserialize_entries(config.get(key))
+        self.compile(**config)
 
     def _assert_compiled(self, what):
         if not getattr(self, "compiled", False):
@@ -375,6 +400,31 @@ class Trainer:
             out = self.make_predict_function()(batch)
             return structure.map_structure(np.asarray, out)
         raise ValueError("predict_on_batch got an empty batch")
+
+
+def _serialize_entries(value):
+    """Losses or metrics (nested in lists and dicts) as names or configs."""
+    from ..serialization import serialize_keras_object
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {k: _serialize_entries(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_serialize_entries(v) for v in value]
+    if callable(value) and not hasattr(value, "get_config"):
+        return value.__name__
+    return serialize_keras_object(value)
+
+
+def _deserialize_entries(value):
+    from ..serialization import deserialize_keras_object
+    if isinstance(value, dict) and "class_name" in value:
+        return deserialize_keras_object(value)
+    if isinstance(value, dict):
+        return {k: _deserialize_entries(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deserialize_entries(v) for v in value]
+    return value
 
 
 def _format_logs(logs, return_dict):
