@@ -11,7 +11,8 @@ import math
 import numpy as np
 
 from . import backend
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 
 _MODULE = "keras.initializers"
 
@@ -302,24 +303,12 @@ def get(identifier):
     >>> type(tf.keras.initializers.get("he_normal")).__name__
     'HeNormal'
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        cls = _ALIASES.get(identifier) or _ALIASES.get(identifier.lower())
-        if cls is None:
-            from .serialization import get_registered_object
-            cls = get_registered_object(identifier) or globals().get(identifier)
-        if cls is None or not (isinstance(cls, type) and issubclass(cls, Initializer)):
-            raise ValueError(f"Could not interpret initializer identifier: {identifier!r}; "
-                             f"known names: {sorted(_ALIASES)}")
-        return cls()
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="initializer")
-    if isinstance(identifier, type) and issubclass(identifier, Initializer):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+    classes = dict(_ALIASES)
+    classes.update((cls.__name__, cls) for cls in set(_ALIASES.values()))
+    if isinstance(identifier, str) and identifier not in classes and \
+            identifier.lower() in classes:
+        identifier = identifier.lower()
+    return get_object(identifier, "initializer", Initializer, classes=classes)
 
 
 def serialize(initializer):

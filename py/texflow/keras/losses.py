@@ -19,7 +19,8 @@ from ..ops import reduce as rd
 from ..ops.movement import expand_dims, squeeze
 from . import backend
 from ..engine.ndarray import from_numpy, to_numpy
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 
 _MODULE = "keras.losses"
 _REDUCTIONS = ("sum", "sum_over_batch_size", "mean", "mean_with_sample_weight", "none")
@@ -423,26 +424,7 @@ def get(identifier):
     >>> tf.keras.losses.get("mse") is tf.keras.losses.mean_squared_error
     True
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-        from .serialization import get_registered_object
-        found = get_registered_object(identifier)
-        if found is not None:
-            return found() if isinstance(found, type) else found
-        raise ValueError(f"Could not interpret loss identifier: {identifier!r}; known names: "
-                         f"{sorted(_FUNCTIONS)}")
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="loss")
-    if isinstance(identifier, type) and issubclass(identifier, Loss):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret loss identifier: {identifier!r}")
+    return get_object(identifier, "loss", Loss, _FUNCTIONS, _CLASSES)
 
 
 def serialize(loss):

@@ -14,7 +14,8 @@ from ..ops import reduce as rd
 from ..ops.movement import squeeze
 from . import backend, losses
 from .losses import as_tensor, squeeze_or_expand_to_same_rank
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 from .variables import KerasVariable
 
 _MODULE = "keras.metrics"
@@ -358,27 +359,7 @@ def get(identifier):
     >>> tf.keras.metrics.get("mae") is tf.keras.metrics.mean_absolute_error
     True
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        classes = _classes()
-        if identifier in classes:
-            return classes[identifier]()
-        from .serialization import get_registered_object
-        found = get_registered_object(identifier)
-        if found is not None:
-            return found() if isinstance(found, type) else found
-        raise ValueError(f"Could not interpret metric identifier: {identifier!r}; known "
-                         f"names: {sorted(_FUNCTIONS)} and the metric class names")
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="metric")
-    if isinstance(identifier, type) and issubclass(identifier, Metric):
-        return identifier()
-    if isinstance(identifier, Metric) or callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+    return get_object(identifier, "metric", Metric, _FUNCTIONS, _classes())
 
 
 def serialize(metric):

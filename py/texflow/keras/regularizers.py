@@ -7,7 +7,8 @@ time it is read, so `fit` adds it to every step's loss and its gradient.
 
 from ..ops import elementwise as ew
 from ..ops import reduce as rd
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 
 _MODULE = "keras.regularizers"
 
@@ -94,19 +95,7 @@ _ALIASES = {"l1": L1, "l2": L2, "l1_l2": L1L2, "L1": L1, "L2": L2, "L1L2": L1L2}
 
 def get(identifier):
     """A Regularizer from a name ('l2'), a config dict or an instance; None stays None."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        cls = _ALIASES.get(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}; "
-                             f"known names: {sorted(_ALIASES)}")
-        return cls()
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="regularizer")
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")
+    return get_object(identifier, "regularizer", Regularizer, classes=_ALIASES)
 
 
 def serialize(regularizer):

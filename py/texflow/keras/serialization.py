@@ -144,3 +144,28 @@ def deserialize_keras_object(config, custom_objects=None, what="object"):
         with custom_object_scope(custom_objects):
             return cls.from_config(inner)
     return cls.from_config(inner)
+
+
+def get_object(identifier, kind, base, functions=None, classes=None):
+    """What `tf.keras.<kind>s.get` returns for a name (of a function or a class), a config
+    dict, a class (instantiated) or an object (returned as is)."""
+    functions, classes = functions or {}, classes or {}
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        if identifier in functions:
+            return functions[identifier]
+        if identifier in classes:
+            return classes[identifier]()
+        found = get_registered_object(identifier)
+        if found is not None:
+            return found() if isinstance(found, type) else found
+        raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}; known names: "
+                         f"{sorted(functions) + sorted(classes)}")
+    if isinstance(identifier, dict):
+        return deserialize_keras_object(identifier, what=kind)
+    if isinstance(identifier, type) and issubclass(identifier, base):
+        return identifier()
+    if isinstance(identifier, base) or callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")

@@ -82,6 +82,40 @@ def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None
     return layer.output
 
 
+def store_kernel_settings(layer, activation, use_bias, kernel_initializer, bias_initializer,
+                          kernel_regularizer, bias_regularizer, kernel_constraint,
+                          bias_constraint):
+    """The settings Dense and the convolutions share, resolved from names."""
+    layer.activation = activations.get(activation)
+    layer.use_bias = use_bias
+    layer.kernel_initializer = initializers.get(kernel_initializer)
+    layer.bias_initializer = initializers.get(bias_initializer)
+    layer.kernel_regularizer = regularizers.get(kernel_regularizer)
+    layer.bias_regularizer = regularizers.get(bias_regularizer)
+    layer.kernel_constraint, layer.bias_constraint = kernel_constraint, bias_constraint
+
+
+def add_kernel_and_bias(layer, kernel_shape):
+    """The kernel and (if used) bias weights of a Dense or convolution layer."""
+    layer.kernel = layer.add_weight(shape=kernel_shape, initializer=layer.kernel_initializer,
+                                    regularizer=layer.kernel_regularizer,
+                                    constraint=layer.kernel_constraint, name="kernel")
+    layer.bias = layer.add_weight(shape=kernel_shape[-1:], initializer=layer.bias_initializer,
+                                  regularizer=layer.bias_regularizer,
+                                  constraint=layer.bias_constraint,
+                                  name="bias") if layer.use_bias else None
+
+
+def kernel_settings_config(layer):
+    return {"activation": activations.serialize(layer.activation), "use_bias": layer.use_bias,
+            "kernel_initializer": serialize_keras_object(layer.kernel_initializer),
+            "bias_initializer": serialize_keras_object(layer.bias_initializer),
+            "kernel_regularizer": serialize_keras_object(layer.kernel_regularizer),
+            "bias_regularizer": serialize_keras_object(layer.bias_regularizer),
+            "kernel_constraint": serialize_keras_object(layer.kernel_constraint),
+            "bias_constraint": serialize_keras_object(layer.bias_constraint)}
+
+
 @serializable(_MODULE)
 class Dense(Layer):
     """A densely connected layer: `activation(inputs @ kernel + bias)`.
@@ -113,13 +147,9 @@ class Dense(Layer):
         if lora_rank:
             raise ValueError("texflow's Dense has no LoRA (lora_rank)")
         self.units = int(units)
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
+        store_kernel_settings(self, activation, use_bias, kernel_initializer, bias_initializer,
+                              kernel_regularizer, bias_regularizer, kernel_constraint,
+                              bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):
@@ -128,14 +158,7 @@ class Dense(Layer):
             raise ValueError(f'Layer "{self.name}": the last dimension of the inputs to a '
                              f"Dense layer should be defined. Found None. Full input shape "
                              f"received: {input_shape}")
-        self.kernel = self.add_weight(shape=(input_dim, self.units),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint, name="kernel")
-        self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint,
-                                    name="bias") if self.use_bias else None
+        add_kernel_and_bias(self, (input_dim, self.units))
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
 
     def call(self, inputs):
@@ -154,17 +177,9 @@ class Dense(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units, "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
-            "bias_initializer": serialize_keras_object(self.bias_initializer),
-            "kernel_regularizer": serialize_keras_object(self.kernel_regularizer),
-            "bias_regularizer": serialize_keras_object(self.bias_regularizer),
-            "kernel_constraint": serialize_keras_object(self.kernel_constraint),
-            "bias_constraint": serialize_keras_object(self.bias_constraint),
-            "quantization_config": None,
-        })
+        config["units"] = self.units
+        config.update(kernel_settings_config(self))
+        config["quantization_config"] = None
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialize_keras_object(self.activity_regularizer)
         return config

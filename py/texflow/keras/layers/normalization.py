@@ -32,6 +32,16 @@ def _broadcast(param, rank, axes, shape):
 
 
 class _Normalization(Layer):
+    def _feature_shape(self, input_shape):
+        """The input's rank and the shape of the normalized axes (each must be known)."""
+        rank = len(input_shape)
+        self._feature_axes = _axes(self.axis, rank, self.name)
+        shape = tuple(input_shape[a] for a in self._feature_axes)
+        if None in shape:
+            raise ValueError(f'Layer "{self.name}": the normalized axes of the input must be '
+                             f"defined, received input shape {input_shape}")
+        return rank, shape
+
     def _add_scale_and_center(self, shape):
         self.gamma = self.add_weight(shape=shape, initializer=self.gamma_initializer,
                                      regularizer=self.gamma_regularizer,
@@ -100,12 +110,7 @@ class BatchNormalization(_Normalization):
         self.synchronized = synchronized
 
     def build(self, input_shape):
-        rank = len(input_shape)
-        self._feature_axes = _axes(self.axis, rank, self.name)
-        shape = tuple(input_shape[a] for a in self._feature_axes)
-        if None in shape:
-            raise ValueError(f'Layer "{self.name}": the normalized axes of the input must be '
-                             f"defined, received input shape {input_shape}")
+        rank, shape = self._feature_shape(input_shape)
         self._add_scale_and_center(shape)
         self.moving_mean = self.add_weight(shape=shape, initializer=self.moving_mean_initializer,
                                            trainable=False, name="moving_mean")
@@ -170,12 +175,7 @@ class LayerNormalization(_Normalization):
         self.rms_scaling = rms_scaling
 
     def build(self, input_shape):
-        rank = len(input_shape)
-        self._feature_axes = _axes(self.axis, rank, self.name)
-        shape = tuple(input_shape[a] for a in self._feature_axes)
-        if None in shape:
-            raise ValueError(f'Layer "{self.name}": the normalized axes of the input must be '
-                             f"defined, received input shape {input_shape}")
+        rank, shape = self._feature_shape(input_shape)
         self._add_scale_and_center(shape)
 
     def call(self, inputs):

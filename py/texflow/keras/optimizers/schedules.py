@@ -27,8 +27,30 @@ class LearningRateSchedule:
         return cls(**config)
 
 
+class _StepDecay(LearningRateSchedule):
+    """A rate decaying with step / decay_steps (floored when `staircase`)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name=None):
+        if decay_steps <= 0:
+            raise ValueError(f"Argument `decay_steps` must be > 0. Received: "
+                             f"decay_steps={decay_steps}")
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps, self.decay_rate = decay_steps, decay_rate
+        self.staircase, self.name = staircase, name or type(self).__name__
+
+    def _progress(self, step):
+        p = float(step) / self.decay_steps
+        return math.floor(p) if self.staircase else p
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
 @serializable(_MODULE)
-class ExponentialDecay(LearningRateSchedule):
+class ExponentialDecay(_StepDecay):
     """initial_learning_rate * decay_rate ** (step / decay_steps) (the exponent floored
     when `staircase`).
 
@@ -37,25 +59,8 @@ class ExponentialDecay(LearningRateSchedule):
     (0.1, 0.05, 0.025)
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="ExponentialDecay"):
-        if decay_steps <= 0:
-            raise ValueError(f"Argument `decay_steps` must be > 0. Received: "
-                             f"decay_steps={decay_steps}")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate = decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
-
     def __call__(self, step):
-        p = float(step) / self.decay_steps
-        if self.staircase:
-            p = math.floor(p)
-        return float(self.initial_learning_rate) * float(self.decay_rate) ** p
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+        return float(self.initial_learning_rate) * float(self.decay_rate) ** self._progress(step)
 
 
 @serializable(_MODULE)
@@ -86,25 +91,12 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 
 @serializable(_MODULE)
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_StepDecay):
     """initial_learning_rate / (1 + decay_rate * step / decay_steps)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="InverseTimeDecay"):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate = decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
-
     def __call__(self, step):
-        p = float(step) / self.decay_steps
-        if self.staircase:
-            p = math.floor(p)
-        return float(self.initial_learning_rate) / (1.0 + float(self.decay_rate) * p)
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+        return float(self.initial_learning_rate) / (
+            1.0 + float(self.decay_rate) * self._progress(step))
 
 
 @serializable(_MODULE)
