@@ -122,6 +122,10 @@ class CallbackList:
         add_progbar: add a ProgbarLogger (if none is given).
         model: the model the callbacks see.
         **params: 'verbose', 'epochs', 'steps' for the callbacks' `params`.
+
+    >>> calls = tf.keras.callbacks.CallbackList([tf.keras.callbacks.History()])
+    >>> len(calls.callbacks)
+    1
     """
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,

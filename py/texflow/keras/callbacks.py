@@ -21,6 +21,11 @@ class History(Callback):
     """Records each epoch's logs: `history.history["loss"]` lists the epochs' losses.
 
     `fit` adds one and returns it.
+
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=2, verbose=0).epoch
+    [0, 1]
     """
 
     def __init__(self):
@@ -183,7 +188,10 @@ class LearningRateScheduler(Callback):
 
 class ReduceLROnPlateau(_Monitor):
     """Multiplies the learning rate by `factor` when `monitor` has not improved for
-    `patience` epochs (not below `min_lr`; then waits `cooldown` epochs)."""
+    `patience` epochs (not below `min_lr`; then waits `cooldown` epochs).
+
+    >>> lower = tf.keras.callbacks.ReduceLROnPlateau(monitor='loss', factor=0.5, patience=2)
+    """
 
     def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
                  min_delta=1e-4, cooldown=0, min_lr=0.0, **kwargs):
@@ -231,6 +239,8 @@ class LambdaCallback(Callback):
 
     Accepts on_epoch_begin/end(epoch, logs), on_train_begin/end(logs),
     on_train_batch_begin/end(batch, logs) and any other hook as a keyword.
+
+    >>> log = tf.keras.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: None)
     """
 
     def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_train_begin=None,
@@ -259,6 +269,8 @@ class CSVLogger(Callback):
         filename: the file to write.
         separator: the column separator (',').
         append: add to an existing file instead of overwriting it.
+
+    >>> logger = tf.keras.callbacks.CSVLogger('training.csv', append=True)
     """
 
     def __init__(self, filename, separator=",", append=False):
@@ -310,7 +322,10 @@ class CSVLogger(Callback):
 
 class TerminateOnNaN(Callback):
     """Stops training (or raises, with `raise_error=True`) when the loss becomes NaN or
-    infinite. It reads the loss every batch."""
+    infinite. It reads the loss every batch.
+
+    >>> stop = tf.keras.callbacks.TerminateOnNaN()
+    """
 
     def __init__(self, raise_error=False):
         super().__init__()

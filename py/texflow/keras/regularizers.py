@@ -25,7 +25,13 @@ def _penalty(value, name):
 
 @serializable(_MODULE)
 class Regularizer:
-    """Base class: `regularizer(weight)` returns a scalar penalty."""
+    """Base class: `regularizer(weight)` returns a scalar penalty.
+
+    >>> class Sum(tf.keras.regularizers.Regularizer):
+    ...     def __call__(self, x):
+    ...         return 0.1 * tf.reduce_sum(x)
+    >>> layer = tf.keras.layers.Dense(1, kernel_regularizer=Sum())
+    """
 
     def __call__(self, x):
         return 0.0
@@ -65,7 +71,11 @@ class L1L2(Regularizer):
 
 @serializable(_MODULE)
 class L1(L1L2):
-    """l1 * sum(|x|) (Keras's default l1 is 0.01)."""
+    """l1 * sum(|x|) (Keras's default l1 is 0.01).
+
+    >>> tf.keras.regularizers.L1(0.5)(tf.constant([1.0, -2.0])).numpy()
+    array(1.5, dtype=float32)
+    """
 
     def __init__(self, l1=0.01):
         super().__init__(l1=l1)

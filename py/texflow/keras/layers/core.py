@@ -24,6 +24,9 @@ class InputLayer(Layer):
         dtype: the input's dtype (default 'float32').
         batch_shape: the full shape, batch axis included (instead of shape/batch_size).
         name: the layer's name (default 'input_layer', numbered).
+
+    >>> tf.keras.layers.InputLayer(shape=(4,)).batch_shape
+    (None, 4)
     """
 
     _is_input_layer = True
@@ -310,7 +313,11 @@ class Lambda(Layer):
 
 @serializable(_MODULE)
 class Identity(Layer):
-    """Returns its input unchanged."""
+    """Returns its input unchanged.
+
+    >>> tf.keras.layers.Identity()(np.ones((1, 2), np.float32)).tolist()
+    [[1.0, 1.0]]
+    """
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)

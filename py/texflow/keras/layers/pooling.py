@@ -78,7 +78,11 @@ class AveragePooling2D(_Pooling):
 
 @serializable(_MODULE)
 class MaxPooling1D(_Pooling):
-    """The maximum of each window of steps of (batch, steps, channels) inputs."""
+    """The maximum of each window of steps of (batch, steps, channels) inputs.
+
+    >>> tf.keras.layers.MaxPooling1D()(np.zeros((2, 8, 3), np.float32)).shape
+    (2, 4, 3)
+    """
 
     rank = 1
     _op = staticmethod(max_pool)
@@ -86,7 +90,11 @@ class MaxPooling1D(_Pooling):
 
 @serializable(_MODULE)
 class AveragePooling1D(_Pooling):
-    """The mean of each window of steps of (batch, steps, channels) inputs."""
+    """The mean of each window of steps of (batch, steps, channels) inputs.
+
+    >>> tf.keras.layers.AveragePooling1D(2)(np.zeros((2, 8, 3), np.float32)).shape
+    (2, 4, 3)
+    """
 
     rank = 1
     _op = staticmethod(avg_pool)
@@ -137,7 +145,11 @@ class GlobalAveragePooling2D(_GlobalPooling):
 
 @serializable(_MODULE)
 class GlobalMaxPooling2D(_GlobalPooling):
-    """The maximum over height and width."""
+    """The maximum over height and width.
+
+    >>> tf.keras.layers.GlobalMaxPooling2D()(np.ones((2, 4, 4, 3), np.float32)).shape
+    (2, 3)
+    """
 
     rank = 2
     _reduce = staticmethod(rd.max)
@@ -145,7 +157,11 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
 @serializable(_MODULE)
 class GlobalAveragePooling1D(_GlobalPooling):
-    """The mean over steps: (N, T, C) -> (N, C)."""
+    """The mean over steps: (N, T, C) -> (N, C).
+
+    >>> tf.keras.layers.GlobalAveragePooling1D()(np.ones((2, 5, 3), np.float32)).shape
+    (2, 3)
+    """
 
     rank = 1
     _reduce = staticmethod(rd.mean)
@@ -153,7 +169,11 @@ class GlobalAveragePooling1D(_GlobalPooling):
 
 @serializable(_MODULE)
 class GlobalMaxPooling1D(_GlobalPooling):
-    """The maximum over steps."""
+    """The maximum over steps.
+
+    >>> tf.keras.layers.GlobalMaxPooling1D()(np.ones((2, 5, 3), np.float32)).shape
+    (2, 3)
+    """
 
     rank = 1
     _reduce = staticmethod(rd.max)

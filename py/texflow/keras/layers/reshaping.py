@@ -119,7 +119,11 @@ class Permute(Layer):
 
 @serializable(_MODULE)
 class RepeatVector(Layer):
-    """Repeats a (N, features) input n times: (N, n, features)."""
+    """Repeats a (N, features) input n times: (N, n, features).
+
+    >>> tf.keras.layers.RepeatVector(3)(np.ones((2, 4), np.float32)).shape
+    (2, 3, 4)
+    """
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
@@ -142,7 +146,11 @@ class RepeatVector(Layer):
 @serializable(_MODULE)
 class ZeroPadding2D(Layer):
     """Pads NHWC images with zeros: `padding` is an int, (rows, cols) or
-    ((top, bottom), (left, right))."""
+    ((top, bottom), (left, right)).
+
+    >>> tf.keras.layers.ZeroPadding2D(1)(np.ones((1, 2, 2, 1), np.float32)).shape
+    (1, 4, 4, 1)
+    """
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)

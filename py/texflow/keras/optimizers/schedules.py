@@ -14,7 +14,14 @@ _MODULE = "keras.optimizers.schedules"
 
 @serializable(_MODULE)
 class LearningRateSchedule:
-    """Base class: `schedule(step)` returns the learning rate at `step`."""
+    """Base class: `schedule(step)` returns the learning rate at `step`.
+
+    >>> class Halving(tf.keras.optimizers.schedules.LearningRateSchedule):
+    ...     def __call__(self, step):
+    ...         return 0.1 / 2 ** (step // 100)
+    >>> Halving()(250)
+    0.025
+    """
 
     def __call__(self, step):
         raise NotImplementedError(f"{type(self).__name__} must implement __call__(step)")
@@ -92,7 +99,11 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 @serializable(_MODULE)
 class InverseTimeDecay(_StepDecay):
-    """initial_learning_rate / (1 + decay_rate * step / decay_steps)."""
+    """initial_learning_rate / (1 + decay_rate * step / decay_steps).
+
+    >>> tf.keras.optimizers.schedules.InverseTimeDecay(0.1, 10, 1.0)(10)
+    0.05
+    """
 
     def __call__(self, step):
         return float(self.initial_learning_rate) / (
@@ -102,7 +113,11 @@ class InverseTimeDecay(_StepDecay):
 @serializable(_MODULE)
 class PolynomialDecay(LearningRateSchedule):
     """Decays from initial_learning_rate to end_learning_rate over decay_steps along
-    (1 - step / decay_steps) ** power (then stays at the end, unless `cycle`)."""
+    (1 - step / decay_steps) ** power (then stays at the end, unless `cycle`).
+
+    >>> tf.keras.optimizers.schedules.PolynomialDecay(0.1, 10, 0.0)(5)
+    0.05
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
                  cycle=False, name="PolynomialDecay"):
@@ -129,7 +144,11 @@ class PolynomialDecay(LearningRateSchedule):
 @serializable(_MODULE)
 class CosineDecay(LearningRateSchedule):
     """Cosine decay from initial_learning_rate to alpha * initial over decay_steps (after
-    an optional linear warmup to warmup_target over warmup_steps)."""
+    an optional linear warmup to warmup_target over warmup_steps).
+
+    >>> tf.keras.optimizers.schedules.CosineDecay(0.1, 10)(10)
+    0.0
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name="CosineDecay",
                  warmup_target=None, warmup_steps=0):
