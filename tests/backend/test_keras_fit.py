@@ -118,3 +118,20 @@ def test_memory_stays_flat_over_an_epoch():
     watch = Watch()
     model.fit(x, y, batch_size=16, epochs=2, verbose=0, callbacks=[watch])
     assert len(set(watch.seen[2:])) == 1, watch.seen
+
+
+@each_backend
+def test_progress_prints_the_classic_bar():
+    import contextlib
+    import io
+    import re
+
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.fit(np.ones((8, 2)), np.ones((8, 1)), batch_size=4, epochs=2)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Epoch 1/2" and lines[2] == "Epoch 2/2", lines
+    assert re.fullmatch(r"2/2 \[==============================\] - \d+s \d+(ms|us|s)/step - "
+                        r"loss: \d+\.\d{4} - mae: \d+\.\d{4}", lines[3]), lines
