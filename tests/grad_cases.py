@@ -9,6 +9,7 @@ import numpy as np
 MASK = np.array([[True, False, True], [False, False, True]])
 IDS = np.array([2, 0, 2, 1], np.int32)
 ONE_ZERO_PER_ROW = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], np.float32)
+ND_IDS = np.array([[0, 1], [2, 3], [0, 1]], np.int32)
 
 GRAD_CASES = {
     "neg": (lambda tf, x: tf.neg(x), [(3, 4)], "any"),
@@ -71,6 +72,36 @@ GRAD_CASES = {
         tf.split(x, [1, -1], axis=1))], axis=1), [(2, 4)], "any"),
     "identity": (lambda tf, x: tf.identity(x) * 2.0, [(3,)], "any"),
     "linspace": (lambda tf, a, b: tf.linspace(a, b, 5, axis=-1), [(2,), (2,)], "any"),
+    "sort": (lambda tf, x: tf.sort(x, axis=0, direction="DESCENDING"), [(4, 3)], "distinct"),
+    "top_k": (lambda tf, x: tf.math.top_k(x, 2).values, [(3, 5)], "distinct"),
+    "gather_nd": (lambda tf, x: tf.gather_nd(x, tf.constant(ND_IDS)), [(3, 4, 2)], "any"),
+    "gather_nd_batch": (lambda tf, x: tf.gather_nd(x, tf.constant([[1], [0], [2]]),
+                                                   batch_dims=1), [(3, 4)], "any"),
+    "boolean_mask": (lambda tf, x: tf.boolean_mask(x, tf.constant(MASK)), [(2, 3)], "any"),
+    "boolean_mask_axis": (lambda tf, x: tf.boolean_mask(x, [True, False, True], axis=1),
+                          [(2, 3, 2)], "any"),
+    "tensordot": (lambda tf, a, b: tf.tensordot(a, b, [[1, 2], [1, 0]]),
+                  [(2, 3, 4), (4, 3, 5)], "any"),
+    "tensordot_outer": (lambda tf, a, b: tf.tensordot(a, b, 0), [(2,), (3,)], "any"),
+    "einsum_batch_matmul": (lambda tf, a, b: tf.einsum("bij,bjk->bik", a, b),
+                            [(2, 3, 4), (2, 4, 2)], "any"),
+    "einsum_trace_and_sum": (lambda tf, a, b: tf.einsum("ii,ij->j", a, b), [(3, 3), (3, 2)],
+                             "any"),
+    "einsum_ellipsis": (lambda tf, a, b: tf.einsum("...j,j->...", a, b), [(2, 3, 4), (4,)],
+                        "any"),
+    "norm_euclidean": (lambda tf, x: tf.norm(x, axis=1), [(3, 4)], "away"),
+    "norm_p": (lambda tf, x: tf.norm(x, ord=3, axis=0, keepdims=True), [(3, 4)], "away"),
+    "norm_inf_matrix": (lambda tf, x: tf.norm(x, ord=float("inf"), axis=[1, 2]),
+                        [(2, 3, 4)], "distinct"),
+    "norm_matrix_2": (lambda tf, x: tf.norm(x, ord=2, axis=[0, 1]), [(3, 4)], "any"),
+    "clip_by_norm": (lambda tf, x: tf.clip_by_norm(x * 3.0, 1.0, axes=[1]), [(3, 4)], "any"),
+    "clip_by_global_norm": (lambda tf, a, b: tf.concat(
+        [tf.reshape(t, [-1]) for t in tf.clip_by_global_norm([a, b], 1.0)[0]], 0),
+        [(2, 3), (4,)], "any"),
+    "global_norm": (lambda tf, a, b: tf.linalg.global_norm([a, None, b]), [(2, 3), (4,)],
+                    "any"),
+    "compute_average_loss": (lambda tf, x, w: tf.nn.compute_average_loss(
+        x, sample_weight=w, global_batch_size=8), [(4,), (4,)], "any"),
     "matmul": (lambda tf, a, b: tf.matmul(a, b), [(3, 4), (4, 5)], "any"),
     "matmul_transposed": (lambda tf, a, b: tf.matmul(a, b, True, True), [(4, 3), (5, 4)], "any"),
     "matmul_batch": (lambda tf, a, b: tf.matmul(a, b), [(2, 3, 4), (4, 5)], "any"),

@@ -86,6 +86,13 @@ SCAN_CASES = [((1,), 0, False, False), ((7,), 0, False, False), ((7,), 0, True, 
                                                                         True),
               ((5, 300, 3), 1, False, False)]
 
+# -- sort, argsort: (shape, axis); top_k: (shape, k) ---------------------------------------
+SORT_CASES = [((1,), -1), ((2,), 0), ((5,), -1), ((3, 4), 0), ((3, 4), 1), ((2, 3, 17), -1),
+              ((4, 33, 2), 1), ((2, 1, 3, 5), 2), ((0, 3), 1), ((3, 0), 1), ((9000,), 0),
+              ((2, 8200), -1), ((3, 1000), 1), ((64, 65), -1)]
+TOP_K_CASES = [((5,), 1), ((5,), 5), ((4, 7), 3), ((2, 3, 16), 0), ((9000,), 10),
+               ((3, 8200), 8200), ((0, 4), 2)]
+
 # -- reverse: (shape, axes) ----------------------------------------------------------------
 REVERSE_CASES = [((), []), ((5,), [0]), ((5,), []), ((3, 4), [0]), ((3, 4), [1]),
                  ((3, 4), [0, 1]), ((2, 3, 4), [-1, 0]), ((2, 1, 3, 4), [1, 2]),
@@ -129,6 +136,14 @@ def values(dtype, shape, rng, specials=True, kind=None):
             lo, hi = -3, 4
         x = rng.integers(lo, hi, shape).astype(np.int32)
         return np.where(x == 0, 7, x).astype(np.int32) if kind == "nonzero" else x
+    if kind == "ties":  # sorting: repeated values, NaN, infinities, signed zeros
+        x = np.round(rng.normal(0, 2, shape)).astype(np.float32)
+        flat = x.reshape(-1)
+        flat[rng.random(flat.size) < 0.05] = np.nan
+        flat[rng.random(flat.size) < 0.03] = np.inf
+        flat[rng.random(flat.size) < 0.03] = -np.inf
+        flat[rng.random(flat.size) < 0.1] = -0.0
+        return x
     if kind == "near_one":  # products that neither overflow nor underflow
         return (rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape)).astype(np.float32)
     if kind == "pow_exp":

@@ -270,6 +270,39 @@ cumsum = _scan(np.cumsum, 0)
 cumprod = _scan(np.cumprod, 1)
 
 
+def argsort(x, axis=-1, direction="ASCENDING"):
+    """Stable: ties keep index order both ways; NaN sorts as the largest value."""
+    x = np.moveaxis(np.asarray(x), axis, -1)
+    if direction == "ASCENDING":
+        out = np.argsort(x, axis=-1, kind="stable")
+    else:  # stable descending: rank by (-value, index) with NaN first
+        n = x.shape[-1]
+        keys = np.where(np.isnan(x), -np.inf, -x.astype(F64)) if x.dtype == F32 else \
+            -x.astype(I64)
+        nan_first = np.isnan(x) if x.dtype == F32 else np.zeros(x.shape, bool)
+        index = np.broadcast_to(np.arange(n), x.shape)
+        out = np.lexsort((index, keys, ~nan_first), axis=-1)
+    return np.moveaxis(out.astype(I32), -1, axis)
+
+
+def sort(x, axis=-1, direction="ASCENDING"):
+    x = np.asarray(x)
+    return np.take_along_axis(x, argsort(x, axis, direction), axis)
+
+
+def top_k(x, k):
+    order = argsort(x, -1, "DESCENDING")[..., :k]
+    return np.take_along_axis(np.asarray(x), order, -1), order
+
+
+def matrix_norm2(x):
+    """The largest singular value of each matrix (the last two axes)."""
+    x = _f64(x)
+    if 0 in x.shape[-2:]:
+        return np.zeros(x.shape[:-2], F32)
+    return np.linalg.norm(x, ord=2, axis=(-2, -1)).astype(F32)
+
+
 def reverse(x, axes):
     return np.flip(np.asarray(x), tuple(axes)) if len(axes) else np.asarray(x)
 

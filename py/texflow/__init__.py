@@ -47,12 +47,16 @@ from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum
 
 from .tfmath import (divide, multiply, negative, reduce_logsumexp, reduce_max,  # noqa: F401
                      reduce_mean, reduce_min, reduce_sum, subtract)
-from .ops.array_ops import add_n, identity, rank, shape, size, split  # noqa: E402,F401
+from .ops.array_ops import (add_n, boolean_mask, gather_nd, identity, rank,  # noqa: E402,F401
+                            shape, size, split)
 from .ops.creation import eye, linspace  # noqa: E402,F401
 from .ops.elementwise import logical_and, logical_or  # noqa: E402,F401
 from .ops.movement import reverse  # noqa: E402,F401
 from .ops.reduce import reduce_all, reduce_any, reduce_prod  # noqa: E402,F401
 from .ops.scan import cumsum  # noqa: E402,F401
+from .ops.sort import argsort, sort  # noqa: E402,F401
+from .ops.einsum import einsum  # noqa: E402,F401
+from .ops.linalg import clip_by_global_norm, clip_by_norm, norm, tensordot  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

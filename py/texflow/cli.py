@@ -1,4 +1,4 @@
-"""The `texflow` command: run-browser, serve, setup-browser, bench."""
+"""The `texflow` command: run-browser, serve, setup-browser, bench, coordinator, worker."""
 
 import argparse
 import sys
@@ -80,13 +80,16 @@ def main(argv=None):
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
     bench.set_defaults(fn=_bench)
 
+    from .coordinator.commands import add_commands
+    add_commands(sub)
+
     argv = list(sys.argv[1:] if argv is None else argv)
     script_args = []
     if "--" in argv:  # everything after `--` belongs to the script
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1:]
     args = parser.parse_args(argv)
-    if args.command == "run-browser":
+    if args.command in ("run-browser", "coordinator", "worker"):
         args.args = script_args
     elif script_args:
         parser.error(f"unexpected arguments after --: {script_args}")

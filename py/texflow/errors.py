@@ -80,3 +80,21 @@ UnavailableError = _op_error("UnavailableError", 14, "A source is not available 
 DataLossError = _op_error("DataLossError", 15,
                           "Unrecoverable data loss or corruption (truncated or corrupted "
                           "records).")
+AlreadyExistsError = _op_error("AlreadyExistsError", 6,
+                               "A file (or other entity) to be created already exists.",
+                               FileExistsError)
+PermissionDeniedError = _op_error("PermissionDeniedError", 7,
+                                  "The caller may not run the operation.", PermissionError)
+
+
+class WorkerLostError(UnavailableError):
+    """A worker of a collective group disconnected or stopped answering.
+
+    Raised by the survivors' pending and later collectives until they call
+    `group.rejoin()` (or `group.resize()` in an elastic group). `ranks` are
+    the lost ranks and `generation` the membership they belonged to.
+    """
+
+    def __init__(self, message, ranks=(), generation=None):
+        super().__init__(message)
+        self.ranks, self.generation = tuple(ranks), generation

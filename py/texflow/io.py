@@ -1,4 +1,5 @@
-"""`tf.io`: decoding CSV and raw bytes, parsing Examples, writing TFRecord files."""
+"""`tf.io`: decoding CSV and raw bytes, parsing Examples, writing TFRecord files, and
+`tf.io.gfile` (file-system functions)."""
 
 import numpy as np
 
@@ -8,6 +9,7 @@ from .data.parsing import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeatu
 from .data.sequence import parse_sequence_example, parse_single_sequence_example
 from .data.structure import host_dtype
 from .data.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator
+from . import gfile  # noqa: F401  (tf.io.gfile)
 from .errors import InvalidArgumentError
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "TFRecordOptions", "TFRecordWriter",

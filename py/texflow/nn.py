@@ -2,16 +2,19 @@
 
 from .ops.conv import avg_pool, conv2d, max_pool
 from .ops.elementwise import elu, relu, relu6, sigmoid, softplus, tanh
-from .ops.nn import (batch_normalization, bias_add, dropout, gelu, l2_loss, leaky_relu,
-                     log_softmax, moments, sigmoid_cross_entropy_with_logits, silu, softmax,
+from .ops.nn import (batch_normalization, bias_add, compute_average_loss, dropout, gelu,
+                     l2_loss, leaky_relu, log_softmax, moments,
+                     sigmoid_cross_entropy_with_logits, silu, softmax,
                      softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits,
                      swish)
+from .ops.sort import top_k
 
 max_pool2d = max_pool
 avg_pool2d = avg_pool
 
-__all__ = ["avg_pool", "avg_pool2d", "batch_normalization", "bias_add", "conv2d", "dropout",
+__all__ = ["avg_pool", "avg_pool2d", "batch_normalization", "bias_add", "compute_average_loss",
+           "conv2d", "dropout",
            "elu", "gelu", "l2_loss", "leaky_relu", "log_softmax", "max_pool", "max_pool2d",
            "moments", "relu", "relu6", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu",
            "softmax", "softmax_cross_entropy_with_logits", "softplus",
-           "sparse_softmax_cross_entropy_with_logits", "swish", "tanh"]
+           "sparse_softmax_cross_entropy_with_logits", "swish", "tanh", "top_k"]

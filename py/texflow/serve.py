@@ -31,38 +31,21 @@ _TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/j
           ".zip": "application/zip", ".css": "text/css"}
 
 
-class Server:
-    """Serves `root` and texflow's runtime; `start()` runs it in a thread."""
+class Routes:
+    """What `Server` answers for a URL path, without a socket: the coordinator
+    (texflow.coordinator) serves the same runtime routes on its own port."""
 
-    def __init__(self, root=None, port=0, host="127.0.0.1", quiet=True):
+    def __init__(self, root=None):
         self.root = Path(root).resolve() if root else None
         self.files = {}
-        self.quiet = quiet
-        self.httpd = http.server.ThreadingHTTPServer((host, port), self._handler())
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.url = f"http://{host}:{self.port}"
-        self._thread = None
 
     def add_file(self, name, data):
         """Serves `data` (bytes or a path) at /texflow/files/<name>; returns its URL path."""
         self.files[name] = data
         return f"/texflow/files/{name}"
 
-    def start(self):
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def serve_forever(self):
-        self.httpd.serve_forever()
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
     def resolve(self, path):
-        """(bytes or Path or None, content type) for URL path `path`."""
+        """(bytes or Path or None) for URL path `path`."""
         path = posixpath.normpath(urllib.parse.unquote(path))
         if ".." in path.split("/"):
             return None
@@ -88,6 +71,37 @@ class Server:
             return index if index.is_file() else _listing(self.root, path)
         return target
 
+
+def content_type(name):
+    """The Content-Type header for a file called `name`."""
+    return _TYPES.get(Path(name).suffix) or mimetypes.guess_type(name)[0] \
+        or "text/html; charset=utf-8"
+
+
+class Server(Routes):
+    """Serves `root` and texflow's runtime; `start()` runs it in a thread."""
+
+    def __init__(self, root=None, port=0, host="127.0.0.1", quiet=True):
+        super().__init__(root)
+        self.quiet = quiet
+        self.httpd = http.server.ThreadingHTTPServer((host, port), self._handler())
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://{host}:{self.port}"
+        self._thread = None
+
+    def start(self):
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_forever(self):
+        self.httpd.serve_forever()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
     def _handler(self):
         server = self
 
@@ -106,8 +120,7 @@ class Server:
                     return
                 data = found.read_bytes() if isinstance(found, Path) else found
                 name = found.name if isinstance(found, Path) else posixpath.basename(path)
-                ctype = _TYPES.get(Path(name).suffix) or mimetypes.guess_type(name)[0] \
-                    or "text/html; charset=utf-8"
+                ctype = content_type(name)
                 status, body, extra = _byte_range(self.headers.get("Range"), data)
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)

@@ -9,10 +9,13 @@ from .ops.elementwise import (bitwise_and, bitwise_or, bitwise_xor, erf, erfc,  
                               logical_or, logical_xor, reciprocal, softplus)
 from .ops.array_ops import add_n  # noqa: F401
 from .ops.creation import eye
+from .ops.einsum import einsum
+from .ops.linalg import global_norm, norm, tensordot
 from .ops.matmul import matmul  # noqa: F401
 from .ops.reduce import (reduce_all, reduce_any, reduce_prod, reduce_std,  # noqa: F401
                          reduce_variance)
 from .ops.scan import cumprod, cumsum  # noqa: F401
+from .ops.sort import top_k  # noqa: F401
 from .ops.nn import log_softmax, softmax  # noqa: F401
 from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum  # noqa: F401
 
@@ -28,9 +31,13 @@ reduce_logsumexp = logsumexp
 
 
 class linalg:  # noqa: N801  (a namespace, as tf.linalg)
-    """`tf.linalg`: matmul, eye."""
+    """`tf.linalg`: matmul, eye, einsum, tensordot, norm, global_norm."""
     matmul = staticmethod(matmul)
     eye = staticmethod(eye)
+    einsum = staticmethod(einsum)
+    tensordot = staticmethod(tensordot)
+    norm = staticmethod(norm)
+    global_norm = staticmethod(global_norm)
 
 
 class bitwise:  # noqa: N801  (a namespace, as tf.bitwise)

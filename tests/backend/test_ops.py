@@ -9,8 +9,8 @@ import texflow as tf
 from harness import each_backend, raises
 from op_cases import (ARG_CASES, ARG_OPS, BINARY, BINARY_SHAPES, MATMUL_CASES, REDUCE_CASES,
                       REDUCE_DTYPES, REDUCE_OPS, REVERSE_CASES, SCALARS, SCAN_CASES,
-                      TRANSCENDENTAL, TRANSPOSE_CASES, UNARY, UNARY_SHAPES, VALUE_KINDS,
-                      rng_for, values)
+                      SORT_CASES, TOP_K_CASES, TRANSCENDENTAL, TRANSPOSE_CASES, UNARY,
+                      UNARY_SHAPES, VALUE_KINDS, rng_for, values)
 
 
 def _tolerance(op):
@@ -276,3 +276,36 @@ def test_reverse():
             x = values(dtype, shape, rng_for("reverse", shape, axes, dtype))
             _check("reverse", _run(tf.reverse, tf.array(x), axes), oracle.reverse(x, axes),
                    f"reverse({dtype}{list(shape)}, axis={axes})")
+
+
+@each_backend(op=["sort", "argsort"])
+def test_sort(op):
+    for shape, axis in SORT_CASES:
+        for dtype in ("float32", "int32"):
+            x = values(dtype, shape, rng_for(op, shape, axis, dtype), kind="ties")
+            for direction in ("ASCENDING", "DESCENDING"):
+                got = _run(_op(op), tf.array(x), axis=axis, direction=direction)
+                _check(op, got, getattr(oracle, op)(x, axis, direction),
+                       f"{op}({dtype}{list(shape)}, axis={axis}, direction={direction})")
+
+
+@each_backend
+def test_top_k():
+    for shape, k in TOP_K_CASES:
+        for dtype in ("float32", "int32"):
+            x = values(dtype, shape, rng_for("top_k", shape, k, dtype), kind="ties")
+            with tf.scope():
+                result = tf.math.top_k(tf.array(x), k)
+                got = result.values.numpy(), result.indices.numpy()
+            for part, g, e in zip(("values", "indices"), got, oracle.top_k(x, k)):
+                _check("top_k", g, e, f"top_k({dtype}{list(shape)}, k={k}).{part}")
+
+
+@each_backend
+def test_matrix_norm2():
+    """The host-only op behind tf.norm(ord=2) on matrices: numpy's SVD on any backend."""
+    for shape in ((1, 1), (3, 4), (5, 2), (2, 3, 3), (2, 0, 3), (64, 48)):
+        x = values("float32", shape, rng_for("matrix_norm2", shape), specials=False)
+        got = _run(tf.norm, tf.array(x), ord=2, axis=[-2, -1])
+        _check("matrix_norm2", got, oracle.matrix_norm2(x), f"norm({list(shape)}, ord=2)",
+               rtol_extra=1e-6)

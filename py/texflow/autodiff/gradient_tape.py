@@ -9,8 +9,10 @@ their storage), so a scope that ends inside the recorded code (a composite op,
 a layer) may dispose its arrays: their data lives on until the tape is done.
 """
 
+import numpy as np
+
 from ..engine import scope as scopes
-from ..engine.ndarray import NDArray
+from ..engine.ndarray import NDArray, from_numpy
 from ..errors import ShapeError, TexflowError
 from .variable import Variable
 
@@ -147,6 +149,57 @@ class GradientTape:
             if not self.persistent:
                 self.release()
         return rebuild(grads)
+
+    def jacobian(self, target, sources, unconnected_gradients=None, parallel_iterations=None,
+                 experimental_use_pfor=True):
+        """d target[i...] / d source[j...] for each source: an array of shape
+        target.shape + source.shape (None for a source the target does not depend on),
+        TensorFlow's GradientTape.jacobian. It runs one backward pass per element of
+        `target` (TensorFlow vectorizes them; the values are the same).
+
+        >>> x = tf.constant([1.0, 2.0])
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.jacobian(y, x).tolist()
+        [[2.0, 0.0], [0.0, 4.0]]
+        """
+        from ..ops.creation import zeros
+        from ..ops.movement import reshape, stack
+
+        if self._used and not self.persistent:
+            raise TexflowError("a non-persistent GradientTape can compute gradients only "
+                               "once; use tf.GradientTape(persistent=True)")
+        if not isinstance(target, NDArray):
+            raise TypeError(f"jacobian target must be an NDArray, received "
+                            f"{type(target).__name__}")
+        self._used = True
+        flat, rebuild = _flatten(sources)
+        recording = self._recording
+        self._stop()
+
+        def rows():
+            seeds = np.eye(target.size, dtype=np.float32)
+            per_element = [self._backward(target, flat, from_numpy(seed.reshape(target.shape)))
+                           for seed in seeds]
+            out = []
+            for i, s in enumerate(flat):
+                grads = [g[i] for g in per_element]
+                if not self._is_watched(s) or all(g is None for g in grads):
+                    out.append(None)
+                    continue
+                grads = [zeros(s.shape) if g is None else g for g in grads]
+                full = stack(grads) if grads else zeros((0,) + tuple(s.shape))
+                out.append(reshape(full, tuple(target.shape) + tuple(s.shape)))
+            return out
+        try:
+            result = scopes.scope(rows)
+        finally:
+            if recording and self.persistent:
+                self.__enter__()
+            if not self.persistent:
+                self.release()
+        return rebuild(result)
 
     def _backward(self, target, sources, output_gradient):
         from ..ops import elementwise as ew

@@ -1,5 +1,6 @@
 """`tf.keras.callbacks`: History, EarlyStopping, LearningRateScheduler,
-ReduceLROnPlateau, LambdaCallback, CSVLogger, TerminateOnNaN, ProgbarLogger, and
+ReduceLROnPlateau, LambdaCallback, CSVLogger, TerminateOnNaN, ProgbarLogger,
+ModelCheckpoint and BackupAndRestore (callbacks_saving.py), and
 texflow's LiveLogs (logs for a page to draw, every n batches and every epoch).
 """
 
@@ -12,7 +13,8 @@ import numpy as np
 from .callback_base import Callback, CallbackList, pythonify
 from .progbar import ProgbarLogger
 
-__all__ = ["Callback", "CallbackList", "CSVLogger", "EarlyStopping", "History",
+__all__ = ["BackupAndRestore", "Callback", "CallbackList", "CSVLogger", "EarlyStopping",
+           "History", "ModelCheckpoint",
            "LambdaCallback", "LearningRateScheduler", "LiveLogs", "ProgbarLogger",
            "ReduceLROnPlateau", "TerminateOnNaN"]
 
@@ -375,3 +377,7 @@ class LiveLogs(Callback):
 
     def on_train_end(self, logs=None):
         self.fn(dict(event="end", **(logs or {})))
+
+
+# Saving callbacks live in their own module (they build on _Monitor and the savers).
+from .callbacks_saving import BackupAndRestore, ModelCheckpoint  # noqa: E402

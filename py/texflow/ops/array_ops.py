@@ -147,3 +147,111 @@ def split(value, num_or_size_splits, axis=0, num=None):
         start += n
     return out
 
+
+
+# -- value-dependent selection: the shape of the result comes from the data -----------------
+
+def _int_indices(indices, name):
+    x = indices if isinstance(indices, NDArray) else from_numpy(to_numpy(indices))
+    if x.dtype != "int32":
+        raise InvalidArgumentError(f"{name}: indices must be int32 or int64, received "
+                                   f"{x.dtype}")
+    return x
+
+
+def _first_invalid(indices, limits):
+    """The position of the first index tuple (last axis) outside [0, limits), or None:
+    from the host copy when there is one, else by a device reduction and a read of one
+    bool (an error must not depend on the backend)."""
+    from .reduce import reduce_all
+    m = len(limits)
+    host = indices._storage.values
+    if host is None:
+        inside = ew.logical_and(ew.greater_equal(indices, 0), ew.less(
+            indices, from_numpy(np.asarray(limits, np.int32).reshape(-1))))
+        if bool(reduce_all(inside).item()):
+            return None
+        host = indices.numpy()
+    rows = host.reshape(-1, m)
+    bad = np.flatnonzero(~((rows >= 0) & (rows < np.asarray(limits))).all(axis=1))
+    return int(bad[0]) if bad.size else None
+
+
+def gather_nd(params, indices, batch_dims=0):
+    """Slices of `params` picked by the index tuples in the last axis of `indices`
+    (TensorFlow's gather_nd): the result has shape indices.shape[:-1] +
+    params.shape[batch_dims + m:], m = indices.shape[-1]. An index outside params'
+    shape raises InvalidArgumentError on every backend (with device-resident indices,
+    after reading back one bool).
+
+    >>> tf.gather_nd(tf.reshape(tf.range(6), [2, 3]), [[0, 1], [1, 2]]).tolist()
+    [1, 5]
+    """
+    from .movement import gather, reshape
+    from .reduce import sum as reduce_sum
+    params = _as_array(params)
+    indices = _int_indices(indices, "gather_nd")
+    b = int(batch_dims)
+    if not indices.shape:
+        raise InvalidArgumentError("gather_nd: indices must be at least 1-D, received a scalar")
+    m = indices.shape[-1]
+    if b < 0 or b >= len(indices.shape) or params.shape[:b] != indices.shape[:b]:
+        raise InvalidArgumentError(f"gather_nd: batch_dims={b} must be less than the rank of "
+                                   f"indices {list(indices.shape)} and its first dims must "
+                                   f"match params {list(params.shape)}")
+    if m > len(params.shape) - b:
+        raise InvalidArgumentError(f"gather_nd: index innermost dimension length must be <= "
+                                   f"params rank; saw: {m} vs. {len(params.shape) - b}")
+    dims = params.shape[b:b + m]
+    bad = _first_invalid(indices, dims) if indices.size and m else None
+    if bad is not None:
+        value = indices.numpy().reshape(-1, m)[bad].tolist()
+        raise InvalidArgumentError(f"gather_nd: indices[{bad}] = {value} does not index into "
+                                   f"param shape {list(params.shape)} (batch_dims={b})")
+    strides = np.cumprod((1,) + dims[::-1])[:-1][::-1].astype(np.int32)
+    flat = reduce_sum(ew.mul(indices, from_numpy(strides.reshape(-1))), axis=-1)
+    block = int(np.prod(dims, dtype=np.int64))
+    batch = int(np.prod(params.shape[:b], dtype=np.int64))
+    if b:  # each batch entry's rows follow the previous entries' in the flat params
+        offsets = np.arange(batch, dtype=np.int32) * block
+        flat = ew.add(flat, from_numpy(offsets.reshape(params.shape[:b] + (1,) * (
+            len(flat.shape) - b))))
+    rows = reshape(params, (batch * block,) + params.shape[b + m:])
+    return gather(rows, flat)
+
+
+def boolean_mask(tensor, mask, axis=None):
+    """The entries of `tensor` where `mask` is true: `mask` covers axes axis..axis + k - 1,
+    which become one axis of the true positions (TensorFlow's boolean_mask). The mask is
+    read back to the host: the result's shape depends on its values.
+
+    >>> tf.boolean_mask(tf.constant([1, 2, 3]), [True, False, True]).tolist()
+    [1, 3]
+    """
+    from .movement import gather, reshape
+    x = _as_array(tensor)
+    m = mask.numpy() if isinstance(mask, NDArray) else np.asarray(mask)
+    if m.ndim == 0:
+        raise ValueError("boolean_mask: mask cannot be scalar.")
+    axis = 0 if axis is None else int(axis)
+    if axis < 0:
+        axis += len(x.shape)
+    covered = x.shape[axis:axis + m.ndim]
+    if not 0 <= axis or covered != m.shape:
+        raise ValueError(f"boolean_mask: shapes {tuple(covered)} and {m.shape} are "
+                         f"incompatible (tensor {list(x.shape)}, axis {axis})")
+    flat = reshape(x, x.shape[:axis] + (int(np.prod(m.shape, dtype=np.int64)),) +
+                   x.shape[axis + m.ndim:])
+    picked = from_numpy(np.flatnonzero(m.reshape(-1)).astype(np.int32))
+    return gather(flat, picked, axis=axis)
+
+
+def where_nonzero(condition):
+    """tf.where with one argument: the coordinates of the true (non-zero) entries of
+    `condition`, [num_true, rank] int32 (TensorFlow's int64, narrowed), in row-major
+    order. The condition is read back to the host: the result's shape depends on it."""
+    c = condition.numpy() if isinstance(condition, NDArray) else to_numpy(condition)
+    if c.ndim == 0:
+        raise InvalidArgumentError("where: unhandled input dimensions: 0 (the condition "
+                                   "must have rank >= 1)")
+    return from_numpy(np.argwhere(c != 0).astype(np.int32).reshape(-1, c.ndim))

@@ -363,14 +363,21 @@ def _where_grad(dy, inputs, y, attrs):
 _where = def_op("where", _where_infer, grad=_where_grad)
 
 
-def where(condition, x, y):
+def where(condition, x=None, y=None):
     """Elements of `x` where `condition` is true (non-zero), else of `y`.
 
-    The three arguments broadcast together (TensorFlow 2's `tf.where`).
+    The three arguments broadcast together (TensorFlow 2's `tf.where`). With `x` and
+    `y` both None: the coordinates of the true entries, as `tf.where(condition)`
+    (read back to the host: the result's shape depends on the values).
 
     >>> tf.where(tf.array([True, False]), 1.0, 2.0).tolist()
     [1.0, 2.0]
     """
+    if x is None or y is None:
+        if x is not None or y is not None:
+            raise ValueError("where: x and y must both be non-None or both be None.")
+        from .array_ops import where_nonzero
+        return where_nonzero(condition)
     if not isinstance(x, NDArray) and not isinstance(y, NDArray):
         x = from_numpy(to_numpy(x))
     if not isinstance(condition, NDArray):

@@ -171,6 +171,58 @@ def bias_add(value, bias, data_format=None):
     return ew.add(value, bias)
 
 
+# The number of replicas a distribution strategy runs in sync: a strategy installs its
+# own counter with `set_replica_counter` (layers above ops may not be imported here).
+_replicas = [lambda: 1]
+
+
+def set_replica_counter(fn):
+    """Makes `compute_average_loss` ask `fn()` for the number of replicas in sync."""
+    _replicas[0] = fn
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """sum(per_example_loss * sample_weight) / global_batch_size, TensorFlow's
+    tf.nn.compute_average_loss: the global batch size defaults to the first dimension
+    times the number of replicas in sync (1 without a strategy); a zero batch size gives
+    0 (div_no_nan).
+
+    >>> tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0, 4.0])).get()
+    2.5
+    """
+    loss = _as_array(per_example_loss)
+    if not loss.shape:
+        raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor "
+                         f"with at least rank 1. Received per_example_loss={loss.get()} with "
+                         "rank 0")
+    dtype = loss.dtype
+    if sample_weight is not None:
+        weight = ew.cast(_as_array(sample_weight), float32)
+        lossf = ew.cast(loss, float32)
+        if len(weight.shape) == len(lossf.shape) + 1 and weight.shape[-1] == 1:
+            weight = reshape(weight, weight.shape[:-1])
+        elif len(weight.shape) == len(lossf.shape) - 1 and len(weight.shape):
+            weight = expand_dims(weight, -1)
+        loss = ew.cast(ew.mul(lossf, weight), dtype)
+    if global_batch_size is None:
+        global_batch_size = loss.shape[0] * _replicas[0]()
+    elif isinstance(global_batch_size, np.integer):
+        global_batch_size = int(global_batch_size)
+    if isinstance(global_batch_size, NDArray):
+        global_batch_size = global_batch_size.item()
+    if isinstance(global_batch_size, bool) or not isinstance(global_batch_size,
+                                                             (int, np.integer)):
+        raise TypeError(f"compute_average_loss: global_batch_size must be an integer, "
+                        f"received {global_batch_size!r}")
+    if global_batch_size < 0:
+        raise InvalidArgumentError(f"compute_average_loss: global_batch_size must be "
+                                   f"non-negative, received {global_batch_size}")
+    total = rd.sum(loss)
+    if global_batch_size == 0:
+        return ew.mul(ew.cast(total, float32), 0.0)
+    return ew.div(total, float(global_batch_size))
+
+
 def clip_by_value(x, clip_value_min, clip_value_max):
     """`x` limited to [clip_value_min, clip_value_max]."""
     return ew.minimum(ew.maximum(_as_array(x), clip_value_min), clip_value_max)

@@ -3,4 +3,5 @@
 Importing the package registers every kernel (it needs no browser).
 """
 
-from . import conv, elementwise, matmul, movement, reduce, scan  # noqa: F401  (register kernels)
+# importing the kernel modules registers their kernels
+from . import conv, elementwise, matmul, movement, reduce, scan, sort  # noqa: F401

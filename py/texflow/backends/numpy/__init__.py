@@ -8,7 +8,8 @@ import numpy as np
 
 from ... import dtypes
 from ..base import Backend
-from . import conv, elementwise, matmul, movement, reduce, scan  # noqa: F401  (register kernels)
+# importing the kernel modules registers their kernels
+from . import conv, elementwise, linalg, matmul, movement, reduce, scan, sort  # noqa: F401
 
 
 class NumpyBackend(Backend):

@@ -4,4 +4,5 @@ Importing the package registers every kernel; `runtime.WGSLBackend` is the
 runtime-independent half of both backends.
 """
 
-from . import conv, elementwise, matmul, movement, reduce, scan  # noqa: F401  (register kernels)
+# importing the kernel modules registers their kernels
+from . import conv, elementwise, matmul, movement, reduce, scan, sort  # noqa: F401

@@ -17,6 +17,7 @@ import inspect
 
 import numpy as np
 
+from ...checkpoint.state import restore_pending
 from ...data import structure
 from ...engine.ndarray import NDArray, from_numpy, to_numpy
 from ...ops import elementwise as ew
@@ -75,6 +76,7 @@ def _wrap_build(build):
         elif kwargs:
             self._build_input_shape = next(iter(kwargs.values()))
         self.built = True
+        restore_pending(self)  # checkpoint values waiting for these weights
         return result
     wrapped._texflow_build = True
     return wrapped

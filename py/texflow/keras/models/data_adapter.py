@@ -166,19 +166,40 @@ class DataHandler:
 
     # -- epochs -----------------------------------------------------------------------
 
-    def batches(self):
-        """The (x, y, sample_weight) batches of one epoch, as texflow arrays."""
-        if self.kind == "arrays":
-            yield from self._array_batches()
-        else:
-            yield from self._iterated_batches()
+    def resume(self, epoch, step):
+        """Positions the data where an uninterrupted fit would be at (epoch, step);
+        returns how many batches the resumed epoch skips.
 
-    def _array_batches(self):
+        Arrays are reshuffled from Keras's generator (whose state the backup restores).
+        A dataset read as one stream across epochs (`steps_per_epoch` given) is read
+        past the batches of the earlier epochs; a dataset read afresh each epoch has its
+        shuffles advanced by `epoch` iterations (seeded `shuffle` orders depend on how
+        many times the dataset was iterated).
+        """
+        if self.kind == "dataset" and self._steps_arg is not None:
+            self._iterator = iter(self.source)
+            for _ in range(epoch * self.steps):
+                if next(self._iterator, _END) is _END:
+                    self._iterator = None
+                    break
+        elif self.kind == "dataset":
+            _advance_shuffles(self.source, epoch)
+        return step
+
+    def batches(self, skip=0):
+        """The (x, y, sample_weight) batches of one epoch, as texflow arrays; `skip`
+        leaves out the first ones (a resumed epoch), in the same order."""
+        if self.kind == "arrays":
+            yield from self._array_batches(skip)
+        else:
+            yield from self._iterated_batches(skip)
+
+    def _array_batches(self, skip):
         n, bs = self.num_samples, self.batch_size
         order = None
         if self.shuffle and n:
             order = backend.global_generator().permutation(n)
-        for step in range(min(self.steps, self.known_steps)):
+        for step in range(skip, min(self.steps, self.known_steps)):
             start, stop = step * bs, min((step + 1) * bs, n)
             index = order[start:stop] if order is not None else None
             pick = _picker(start, stop, index)
@@ -201,11 +222,13 @@ class DataHandler:
             sw = array(cw) if sw is None else as_tensor(np.asarray(sw) * cw)
         return x, y, sw
 
-    def _iterated_batches(self):
+    def _iterated_batches(self, skip):
         steps = self.steps
         if self._iterator is None or self._steps_arg is None:
             self._iterator = iter(self.source)
         count = 0
+        while count < skip and next(self._iterator, _END) is not _END:
+            count += 1
         while steps is None or count < steps:
             try:
                 element = next(self._iterator)
@@ -228,6 +251,26 @@ class DataHandler:
             yield self._with_class_weight(x, y, sw)
         if self.known_steps is None and steps is None:
             self.known_steps = count
+
+
+_END = object()
+
+
+def _advance_shuffles(dataset, epochs):
+    """Counts `epochs` more iterations on every reshuffling Shuffle in the dataset's graph
+    (data/transforms.py: a seeded Shuffle draws its order from [seed, iterations])."""
+    seen, stack = set(), [dataset]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or not isinstance(node, Dataset):
+            continue
+        seen.add(id(node))
+        if getattr(node, "reshuffle", False) and isinstance(getattr(node, "iterations", None),
+                                                            int):
+            node.iterations += epochs
+        for value in vars(node).values():   # inputs: datasets, or tuples / dicts of them
+            stack.extend(value.values() if isinstance(value, dict) else
+                         value if isinstance(value, (list, tuple)) else (value,))
 
 
 def _picker(start, stop, index):

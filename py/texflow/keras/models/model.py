@@ -154,6 +154,38 @@ class Model(Trainer, Layer):
         """The tf.distribute strategy the model was made under (None: no strategy)."""
         return getattr(self, "_distribute_strategy", None)
 
+    # -- saving (texflow/keras/saving) ------------------------------------------------
+
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Saves architecture, weights, compile settings and optimizer state to a `.keras`
+        archive (written atomically); `tf.keras.models.load_model` reads it back."""
+        from ..saving.archive import save_model
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """Saves the weights (and a compiled model's optimizer state) to a
+        `.weights.safetensors` file, atomically."""
+        from ..saving.weights import save_weights
+        save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Loads weights from a `.weights.safetensors` file or a `.keras` archive; every
+        weight is checked before any changes (ValueError names each mismatch)."""
+        if kwargs:
+            raise ValueError(f"Invalid keyword arguments: {sorted(kwargs)}")
+        from ..saving.weights import load_weights
+        load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def get_compile_config(self):
+        """The serialized arguments of `compile` (None if not compiled)."""
+        from ..saving.archive import get_compile_config
+        return get_compile_config(self)
+
+    def compile_from_config(self, config):
+        """Compiles the model from `get_compile_config()` output."""
+        from ..saving.archive import compile_from_config
+        compile_from_config(self, config)
+
     def to_json(self, **kwargs):
         """The model's architecture as JSON (`{"class_name": ..., "config": ...}`)."""
         import json

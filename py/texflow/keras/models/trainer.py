@@ -41,8 +41,9 @@ class Trainer:
         self.train_function = self.test_function = self.predict_function = None
 
     def _untracked_attributes(self):
-        return ("optimizer", "_compile_loss", "_compile_metrics", "_loss_tracker",
-                "history", "train_function", "test_function", "predict_function")
+        return ("optimizer", "_compile_config", "_compile_loss", "_compile_metrics",
+                "_loss_tracker", "history", "train_function", "test_function",
+                "predict_function")
 
     # -- compile -----------------------------------------------------------------------
 
@@ -66,6 +67,10 @@ class Trainer:
         >>> model.compile(optimizer="sgd", loss="mse")
         """
         self.optimizer = optimizers_module.get(optimizer)
+        self._compile_config = dict(  # what `model.save` records (Keras's compile_config)
+            optimizer=self.optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
+            weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
+            steps_per_execution=steps_per_execution, jit_compile=jit_compile)
         compile_utils.validate_names(loss, metrics)
         compile_utils.validate_names(None, weighted_metrics)
         if not isinstance(steps_per_execution, int) or steps_per_execution < 1:
@@ -259,14 +264,15 @@ class Trainer:
         train_function = self.make_train_function()
         self.stop_training = False
         callbacks.on_train_begin()
+        initial_epoch, skip = self._resume_point(initial_epoch, data)
         epoch_logs = {}
         every = self.steps_per_execution
         batch_hooks = callbacks.wants_batch_hooks("train")
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            logs, step = None, -1
-            for step, batch in enumerate(data.batches()):
+            logs, step = None, skip - 1
+            for step, batch in enumerate(data.batches(skip), start=skip):
                 if batch_hooks and step % every == 0:
                     callbacks.on_train_batch_begin(step)
                 logs = train_function(batch)
@@ -274,9 +280,10 @@ class Trainer:
                     callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
-            if logs is None:
+            if logs is None and not skip:
                 raise ValueError("Expected input data to be non-empty: an epoch of fit got "
                                  "no batches from the data")
+            skip = 0
             if callbacks.params.get("steps") is None:
                 callbacks.params["steps"] = step + 1
             epoch_logs = pythonify(logs)
@@ -290,6 +297,17 @@ class Trainer:
                 break
         callbacks.on_train_end(epoch_logs)
         return self.history
+
+    def _resume_point(self, initial_epoch, data):
+        """(epoch, batches to skip) where fit starts: `initial_epoch`, or where a
+        BackupAndRestore callback's backup left off (it sets `_initial_epoch` and
+        `_initial_step`), with the data positioned as an uninterrupted run's."""
+        epoch = getattr(self, "_initial_epoch", None)
+        step = getattr(self, "_initial_step", 0) or 0
+        self._initial_epoch, self._initial_step = None, 0
+        if epoch is None:
+            return initial_epoch, 0
+        return epoch, data.resume(epoch, step)
 
     def _callback_list(self, callbacks, verbose, epochs, steps):
         if isinstance(callbacks, CallbackList):

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from ...checkpoint.state import restore_pending
 from ...engine import scope as scopes
 from ...engine.ndarray import NDArray
 from ...ops import elementwise as ew
@@ -135,6 +136,7 @@ class Optimizer:
         for v in variables:
             self._slots.setdefault(id(v), (v, {}))
         self.built = True
+        restore_pending(self)  # checkpoint values waiting for these slots
 
     def add_variable_from_reference(self, reference_variable, name, initializer="zeros"):
         """A slot shaped like `reference_variable`, with path

@@ -1,0 +1,87 @@
+"""One collective in flight on a worker: what it sent, and the results coming back."""
+
+import asyncio
+
+import numpy as np
+
+from ..coordinator import wire
+from ._tensors import PayloadReader
+
+
+class Pending:
+    """Collective `seq` of `generation`: sends `arrays` laid out as `layout`, cut at
+    `cuts` into one slice per coordinator shard, and assembles the results."""
+
+    def __init__(self, generation, seq, op, root, layout, arrays, cuts, attempts, my_rank):
+        self.generation, self.seq, self.op, self.root = generation, seq, op, root
+        self.layout, self.arrays, self.cuts = layout, arrays, cuts
+        self.shards = list(range(len(cuts) - 1))
+        self.attempts = dict(attempts)
+        self.my_rank = my_rank
+        self.reader = PayloadReader(layout, arrays)
+        self.future = asyncio.get_running_loop().create_future()
+        self.finished = False
+        self.aborts = None
+        self.received = dict.fromkeys(self.shards, 0)
+        self.result = np.empty(layout.total, np.uint8) if op in wire.REDUCTIONS else None
+        self.result_layout = None
+
+    def slice_of(self, index):
+        return self.cuts[index], self.cuts[index + 1]
+
+    def result_message(self, index, h):
+        if self.finished or index not in self.received:
+            return
+        data = h.data
+        op = self.op
+        if op in wire.REDUCTIONS:
+            lo, hi = self.slice_of(index)
+            if not lo <= h.offset <= h.offset + len(data) <= hi:
+                self.fail(wire.WireError(f"a result at bytes [{h.offset}, "
+                                         f"{h.offset + len(data)}) outside slice [{lo}, {hi})"))
+                return
+            self.result[h.offset:h.offset + len(data)] = np.frombuffer(data, np.uint8)
+            self.received[index] += len(data)
+            if all(self.received[j] == self.cuts[j + 1] - self.cuts[j] for j in self.shards):
+                self._finish(self._reduced())
+        elif op == wire.BARRIER or (op == wire.BROADCAST and self.my_rank == self.root):
+            self._finish(None)
+        else:
+            if h.table:
+                self.result_layout = wire.unpack_table(h.table, 1 << 40)
+                self.result = np.empty(self.result_layout.total, np.uint8)
+            if self.result_layout is None or h.offset + len(data) > len(self.result):
+                self.fail(wire.WireError("a result without its table"))
+                return
+            self.result[h.offset:h.offset + len(data)] = np.frombuffer(data, np.uint8)
+            self.received[index] += len(data)
+            if self.received[index] >= self.result_layout.total:
+                self._finish([self._view(spec) for spec in self.result_layout.specs])
+
+    def _view(self, spec):
+        raw = self.result[spec.offset:spec.offset + spec.nbytes]
+        return raw.view(spec.dtype).reshape(spec.shape)
+
+    def _reduced(self):
+        out = [self._view(spec) for spec in self.layout.specs]
+        return out
+
+    def restart(self, index):
+        """The coordinator dropped this attempt: results so far are void."""
+        self.received[index] = 0
+        if self.op not in wire.REDUCTIONS:
+            self.result_layout = None
+
+    def fail(self, error):
+        if self.finished:
+            return
+        self.finished = True
+        for future in (self.aborts or {}).values():
+            future.cancel()
+        if not self.future.done():
+            self.future.set_exception(error)
+
+    def _finish(self, value):
+        self.finished = True
+        if not self.future.done():
+            self.future.set_result(value)

@@ -1,0 +1,71 @@
+"""Pyodide transport: the browser's own WebSocket (web/collective.js), on its event loop.
+
+JS only moves frames; messages come to Python as str or ArrayBuffer through two
+proxies, and the client protocol (_core.py) runs on Pyodide's webloop. Sending
+copies the message once into a Uint8Array, which WebSocket.send copies again.
+"""
+
+from ..errors import UnavailableError
+
+
+def _ensure_js():
+    import js
+
+    if getattr(js, "texflowSocket", None) is None:  # a page that did not load it
+        from .. import resources
+        js.eval(resources.read_text("web", "collective.js"))
+    return js
+
+
+class PyodideTransport:
+    """One WebSocket of a group, opened from Python inside Pyodide."""
+
+    def __init__(self, core, index):
+        self.core, self.index = core, index
+        self.open = False
+        self.sock = None
+        self._proxies = []
+
+    async def connect(self, url):
+        from pyodide.ffi import JsException, create_proxy
+
+        js = _ensure_js()
+        on_message, on_close = create_proxy(self._message), create_proxy(self._closed)
+        self._proxies = [on_message, on_close]
+        self.sock = js.texflowSocket(url, on_message, on_close)
+        try:
+            await self.sock.ready
+        except JsException as e:  # onclose follows and releases the proxies
+            raise UnavailableError(f"cannot connect to the coordinator at {url}: {e}") from None
+        self.open = True
+
+    def _message(self, data):
+        if not isinstance(data, str):
+            data = data.to_bytes()
+        self.core.on_message(self.index, data)
+
+    def _closed(self, code, reason):
+        was_open, self.open = self.open, False
+        if was_open:
+            self.core.on_close(self.index, f"closed ({code} {reason})".strip(), code)
+        self._release()
+
+    def _release(self):
+        for proxy in self._proxies:
+            proxy.destroy()
+        self._proxies = []
+
+    async def send(self, message):
+        from pyodide.ffi import to_js
+
+        if not self.open:
+            raise UnavailableError("the coordinator connection is closed")
+        if isinstance(message, str):
+            self.sock.sendText(message)
+        else:
+            self.sock.sendBytes(to_js(memoryview(message)))
+
+    async def close(self):
+        if self.sock is not None and self.open:
+            self.open = False
+            self.sock.close(1000, "")

@@ -1,0 +1,202 @@
+"""Collectives between native workers through a coordinator, checked against numpy."""
+
+import numpy as np
+import pytest
+
+import texflow as tf
+from coord_helpers import run_workers
+from texflow.distribute import collective
+from texflow.errors import InvalidArgumentError
+
+REDUCE = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
+
+
+def _data(rank, shape, dtype, seed=0):
+    rng = np.random.default_rng(seed * 100 + rank)
+    if np.dtype(dtype).kind == "f":
+        return rng.normal(size=shape).astype(dtype)
+    return rng.integers(-1000, 1000, size=shape).astype(dtype)
+
+
+def _oracle(op, parts):
+    stacked = np.stack(parts).astype(np.float64)
+    out = REDUCE[op](stacked, axis=0)
+    if parts[0].dtype.kind == "i" and op == "mean":
+        out = np.trunc(out)  # integer mean truncates, as TensorFlow's Div
+    return out.astype(parts[0].dtype)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "max", "min"])
+def test_all_reduce_matches_numpy_for_each_op_and_dtype(make_coordinator, op):
+    c = make_coordinator(3)
+    shapes = [(), (1,), (7, 3), (2, 3, 4, 5), (0, 4), (1000,)]
+    dtypes = ["float32", "int32", "float64", "int64", "float16"]
+
+    def body(g):
+        tensors = [_data(g.rank, s, d, i) for i, (s, d) in enumerate(
+            (s, d) for s in shapes for d in dtypes)]
+        return tensors, g.all_reduce(tensors, op=op)
+
+    results = run_workers(c, 3, body)
+    for rank, (_, out) in results.items():
+        for i, got in enumerate(out):
+            parts = [results[r][0][i] for r in range(3)]
+            want = _oracle(op, parts)
+            assert got.dtype == want.dtype and got.shape == want.shape, (i, got, want)
+            tol = 1e-2 if got.dtype == np.float16 else 1e-5
+            np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=f"tensor {i}")
+        # every worker receives the very same bytes
+        for i in range(len(out)):
+            np.testing.assert_array_equal(out[i], results[0][1][i])
+
+
+def test_large_tensors_travel_in_chunks_and_reduce_exactly(make_coordinator):
+    c = make_coordinator(2)
+    n = 3_000_001  # odd, not a multiple of the chunk: the last chunk is partial
+
+    def body(g):
+        x = np.arange(n, dtype=np.int32) * (g.rank + 1)
+        return g.all_reduce(x)
+
+    # different chunk sizes per worker: the coordinator reduces by byte ranges
+    results = run_workers(c, 2, body, chunk_bytes=(1 << 20) - 8)
+    for out in results.values():
+        np.testing.assert_array_equal(out, np.arange(n, dtype=np.int32) * 3)
+
+
+def test_many_small_tensors_of_mixed_dtypes_pack_into_one_message(make_coordinator):
+    c = make_coordinator(2)
+
+    def body(g):
+        tensors = [np.full((i % 5 + 1,), g.rank + i, np.float16 if i % 3 == 0 else
+                           np.float32 if i % 3 == 1 else np.int64) for i in range(300)]
+        sent = g.stats["bytes_sent"]
+        out = g.all_reduce(tensors)
+        return out, g.stats["bytes_sent"] - sent
+
+    results = run_workers(c, 2, body)
+    for out, sent in results.values():
+        for i, got in enumerate(out):
+            assert got.dtype == (np.float16 if i % 3 == 0 else np.float32 if i % 3 == 1
+                                 else np.int64)
+            np.testing.assert_array_equal(got, np.full((i % 5 + 1,), 2 * i + 1, got.dtype))
+        assert sent < 32 << 10  # one message with a table, not 300
+
+
+def test_kinds_and_structures_come_back_as_given(make_coordinator):
+    c = make_coordinator(2)
+
+    def body(g):
+        return g.all_reduce({"w": tf.array([[1.0, 2.0]]) * (g.rank + 1), "n": 3, "lr": 0.5,
+                             "s": np.float32(2), "v": np.ones(2, np.int32)})
+
+    for out in run_workers(c, 2, body).values():
+        assert set(out) == {"w", "n", "lr", "s", "v"}
+        assert isinstance(out["w"], tf.NDArray) and out["w"].shape == (1, 2)
+        np.testing.assert_allclose(out["w"].numpy(), [[3.0, 6.0]])
+        assert out["n"] == 6 and type(out["n"]) is int
+        assert out["lr"] == 1.0 and type(out["lr"]) is float
+        assert out["s"] == 4 and isinstance(out["s"], np.float32)
+        np.testing.assert_array_equal(out["v"], [2, 2])
+
+    single = run_workers(c, 2,
+                         lambda g: (g.all_reduce(np.float32(g.rank)), g.all_reduce(
+                             (np.ones(1), [2])), g.all_reduce([])))
+    for scalar, pair, empty in single.values():
+        assert scalar == 1 and isinstance(scalar, np.float32)
+        assert isinstance(pair, tuple) and pair[0][0] == 2 and pair[1] == [4]
+        assert empty == []
+
+
+def test_broadcast_all_gather_and_barrier(make_coordinator):
+    c = make_coordinator(3)
+
+    def body(g):
+        mine = np.full((2, 3), g.rank, np.float32)
+        b1 = g.broadcast(mine, root=2)
+        b2 = g.broadcast(None if g.rank else {"a": np.arange(4.0), "b": np.int32(7)})
+        gathered = g.all_gather([np.full((g.rank + 1, 2), g.rank, np.int32),
+                                 np.array([g.rank * 1.5], np.float32)])
+        g.barrier()
+        return b1, b2, gathered
+
+    for rank, (b1, b2, gathered) in run_workers(c, 3, body).items():
+        np.testing.assert_array_equal(b1, np.full((2, 3), 2, np.float32))
+        if rank:
+            assert isinstance(b2, list) and len(b2) == 2
+            np.testing.assert_array_equal(b2[0], np.arange(4.0))
+            assert b2[1] == 7
+        rows = np.concatenate([np.full((r + 1, 2), r, np.int32) for r in range(3)])
+        np.testing.assert_array_equal(gathered[0], rows)
+        np.testing.assert_array_equal(gathered[1], np.array([0, 1.5, 3], np.float32))
+
+
+def test_mismatched_shapes_are_refused_naming_the_tensor(make_coordinator):
+    c = make_coordinator(2)
+
+    def body(g):
+        if g.rank == 1:
+            import time
+            time.sleep(0.3)  # rank 0 arrives first and sets the shapes
+            with pytest.raises(InvalidArgumentError, match=r"tensor grad \(float32\[4\]\) "
+                                                           r"does not match.*float32\[3\]"):
+                g.all_reduce({"bias": np.ones(2, np.float32), "grad": np.ones(4, np.float32)})
+            # the same worker may send again; the other worker gets a clean result
+        return g.all_reduce({"bias": np.ones(2, np.float32), "grad": np.ones(3, np.float32)})
+
+    for out in run_workers(c, 2, body).values():
+        np.testing.assert_array_equal(out["grad"], [2, 2, 2])
+
+
+def test_names_of_collectives_must_agree(make_coordinator):
+    c = make_coordinator(2)
+
+    def body(g):
+        if g.rank == 1:
+            import time
+            time.sleep(0.3)
+            with pytest.raises(InvalidArgumentError, match="collective name 'step_2' does not "
+                                                           "match 'step_1'"):
+                g.all_reduce(np.ones(2), name="step_2")
+        return g.all_reduce(np.ones(2), name="step_1")
+
+    for out in run_workers(c, 2, body).values():
+        np.testing.assert_array_equal(out, [2, 2])
+
+
+def test_nonfinite_values_are_refused_at_the_sender_and_never_reach_others(make_coordinator):
+    c = make_coordinator(2)
+
+    def body(g):
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        if g.rank == 1:
+            bad = x.copy()
+            bad[1, 2] = np.nan
+            with pytest.raises(InvalidArgumentError, match=r"grad \(float32\[2, 3\]\) has 1 "
+                                                           r"non-finite.*index \[1, 2\]"):
+                g.all_reduce({"grad": bad})
+        return g.all_reduce({"grad": x})
+
+    for out in run_workers(c, 2, body).values():
+        np.testing.assert_array_equal(out["grad"], np.arange(6).reshape(2, 3) * 2)
+
+    c2 = make_coordinator(2, allow_nonfinite=True)
+    out = run_workers(c2, 2, lambda g: g.all_reduce(np.array([np.inf, 1.0])),
+                      allow_nonfinite=True)
+    assert all(np.isinf(o[0]) for o in out.values())
+
+
+def test_connect_reads_the_environment(make_coordinator, monkeypatch):
+    c = make_coordinator(1)
+    monkeypatch.setenv("TEXFLOW_COORDINATOR", c.url)
+    monkeypatch.setenv("TEXFLOW_TOKEN", c.token)
+    with collective.connect(timeout=20) as g:
+        assert (g.rank, g.size, g.is_chief, g.generation) == (0, 1, True, 1)
+        assert g.members()[0]["kind"] == "native"
+        np.testing.assert_array_equal(g.all_reduce(np.arange(3)), np.arange(3))
+    monkeypatch.delenv("TEXFLOW_TOKEN")
+    with pytest.raises(InvalidArgumentError, match="TEXFLOW_TOKEN"):
+        collective.connect()
+    with pytest.raises(InvalidArgumentError, match="op must be"):
+        with collective.connect(c.url, c.token, timeout=20) as g:
+            g.all_reduce(np.ones(1), op="prod")

@@ -1,0 +1,38 @@
+// The browser side of texflow's collective client: one WebSocket, nothing more.
+// Python (texflow/distribute/_pyodide.py) decides what to send and parses what comes back;
+// this only moves frames and counts bytes (the worker page shows the rates).
+(function () {
+  "use strict";
+  const traffic = { sent: 0, received: 0, sockets: 0 };
+
+  // onMessage(data: string | ArrayBuffer), onClose(code, reason)
+  function texflowSocket(url, onMessage, onClose) {
+    const ws = new WebSocket(url);
+    ws.binaryType = "arraybuffer";
+    let opened = false;
+    const ready = new Promise((resolve, reject) => {
+      ws.onopen = () => { opened = true; traffic.sockets += 1; resolve(true); };
+      ws.onerror = () => { if (!opened) reject(new Error("cannot connect to " + url)); };
+    });
+    ws.onmessage = (event) => {
+      const data = event.data;
+      traffic.received += typeof data === "string" ? data.length : data.byteLength;
+      onMessage(data);
+    };
+    ws.onclose = (event) => {
+      if (opened) traffic.sockets -= 1;
+      onClose(event.code, event.reason || "");
+    };
+    return {
+      ready,
+      sendText(text) { traffic.sent += text.length; ws.send(text); },
+      // `bytes` is a Uint8Array; send() copies it before returning
+      sendBytes(bytes) { traffic.sent += bytes.byteLength; ws.send(bytes); },
+      bufferedAmount() { return ws.bufferedAmount; },
+      close(code, reason) { ws.close(code || 1000, reason || ""); },
+    };
+  }
+
+  globalThis.texflowSocket = texflowSocket;
+  globalThis.texflowTraffic = traffic;
+})();
