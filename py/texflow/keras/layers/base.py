@@ -19,32 +19,19 @@ import numpy as np
 
 from ...checkpoint.state import restore_pending
 from ...data import structure
-from ...engine.ndarray import NDArray, from_numpy, to_numpy
+from ...engine.ndarray import NDArray, to_numpy
 from ...ops import elementwise as ew
 from .. import backend, initializers, regularizers
 from ..serialization import serializable
 from ..variables import KerasVariable
-from .input_spec import InputSpec, check_input_spec, standardize_shape  # noqa: F401
+from .input_spec import (InputSpec, as_tensor, check_input_spec,  # noqa: F401
+                         float_input, standardize_shape)
 from .node import KerasTensor, Node, is_symbolic, meta_output_spec
 from .tracking import (NEVER_TRACKED, TrackedDict, TrackedList, bump_structure,
                        structure_version)
 
 _MODULE = "keras.layers"
 _SCALARS = (int, float, bool, np.generic)
-
-
-def as_tensor(value):
-    """`value` as an NDArray: numpy data and numbers convert (float64 -> float32)."""
-    if isinstance(value, NDArray):
-        return value
-    if isinstance(value, (np.ndarray, np.generic, int, float, bool)):
-        return from_numpy(to_numpy(value))
-    return value
-
-
-def float_input(x):
-    """Integer or bool inputs as float32 (Keras promotes them against float weights)."""
-    return x if x.dtype == "float32" else ew.cast(x, "float32")
 
 
 def dtype_config(dtype):
