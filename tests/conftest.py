@@ -78,6 +78,10 @@ class TestSession:
 
         self.browser = BrowserSession().start()
         self.page = self.browser.page
+        self.prepare()
+
+    def prepare(self):
+        """Writes the test helpers into Pyodide's file system (again after a reload)."""
         self.loaded = set()
         self.page.evaluate(f"""() => {{
             pyodide.FS.mkdirTree('{self.DIR}');

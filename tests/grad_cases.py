@@ -111,6 +111,11 @@ GRAD_CASES = {
     "broadcast_to": (lambda tf, x: tf.broadcast_to(x, [2, 3, 4]), [(3, 1)], "any"),
     "slice": (lambda tf, x: tf.slice(x, [1, 0, 1], [2, -1, 2]), [(3, 4, 4)], "any"),
     "pad": (lambda tf, x: tf.pad(x, [[1, 0], [2, 1]]), [(3, 4)], "any"),
+    "strided_slice": (lambda tf, x: x[1, ::-2, 3:0:-2], [(2, 5, 4)], "any"),
+    "strided_slice_masks": (lambda tf, x: tf.strided_slice(
+        x, [0, 1, 0], [0, 4, 0], [2, 2, -1], begin_mask=5, end_mask=5, new_axis_mask=0),
+        [(3, 5, 2)], "any"),
+    "getitem_newaxis": (lambda tf, x: x[None, ..., 2] * x[:, None, -1], [(3, 4)], "any"),
     "tile": (lambda tf, x: tf.tile(x, [2, 3]), [(2, 3)], "any"),
     "concat": (lambda tf, a, b: tf.concat([a, b, a], axis=1), [(2, 3), (2, 1)], "any"),
     "stack": (lambda tf, a, b: tf.stack([a, b], axis=1), [(2, 3), (2, 3)], "any"),

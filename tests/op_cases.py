@@ -159,3 +159,28 @@ def values(dtype, shape, rng, specials=True, kind=None):
         where = rng.choice(flat.size, size=min(flat.size // 4, 8), replace=False)
         flat[where] = special[:where.size]
     return x
+
+# -- strided_slice through x[key]: (shape, key); the oracle is numpy's basic indexing --------
+ALL = slice(None)
+STRIDED_SLICE_CASES = [
+    ((5,), 0), ((5,), -1), ((3, 4), (ALL, 1)), ((6,), slice(1, 3)), ((7,), slice(None, None, 2)),
+    ((7,), slice(None, None, -1)), ((2, 3, 4), (Ellipsis, 0)), ((3, 4), None),
+    ((3, 4), (ALL, None)), ((2, 3, 4), (1, slice(None, None, -2), slice(3, 0, -1))),
+    ((2, 3, 4), (Ellipsis, None, 1)), ((5,), slice(-100, 100)), ((2, 3, 4), (0, 1, 2)),
+    ((3,), slice(5, 1)), ((3, 8200), (ALL, slice(100, 8200, 3))),
+    ((9000,), slice(None, None, -7)), ((0, 3), (ALL, 1)), ((4, 0), slice(1, 3)),
+    ((2, 3, 4, 5), (slice(None, None, -1), Ellipsis, slice(1, None, 2))), ((), None),
+    ((), Ellipsis), ((4, 4), (slice(3, None, -3), slice(-1, -5, -1))),
+    ((2, 3, 4, 5), (ALL, 2, None, slice(1, 3), -2)), ((3, 4), slice(-1, -4, -2)),
+]
+# tf.strided_slice with explicit masks: (shape, begin, end, strides, masks, numpy key)
+STRIDED_SLICE_MASKS = [
+    ((3, 4), [0, 1], [3, 3], [1, 1], {}, (slice(0, 3), slice(1, 3))),
+    ((3, 4), [1, 0], [2, 4], [1, 1], {"shrink_axis_mask": 1}, (1, slice(0, 4))),
+    ((3, 4), [0, 3], [0, 0], [1, -1], {"begin_mask": 1, "end_mask": 3},
+     (ALL, slice(3, None, -1))),
+    ((2, 3, 4), [0, 1], [0, 2], [1, 1], {"ellipsis_mask": 1}, (Ellipsis, slice(1, 2))),
+    ((2, 3), [0, 0, 1], [0, 0, 2], [1, 1, 1], {"new_axis_mask": 2, "begin_mask": 1,
+                                                "end_mask": 1}, (ALL, None, slice(1, 2))),
+    ((5, 2), [-1], [0], [-2], {"end_mask": 1}, (slice(-1, None, -2),)),
+]

@@ -188,3 +188,8 @@ def binary_crossentropy(y_true, y_pred, from_logits=False):
         return sigmoid_cross_entropy_with_logits(z, y_pred).astype(F64).mean(-1).astype(F32)
     p = np.clip(np.asarray(y_pred, F64), EPS, HI)
     return (-(z * np.log(p) + (1 - z) * np.log(1 - p)).mean(-1)).astype(F32)
+
+
+def strided_slice(x, key):
+    """x[key] by numpy's basic indexing (what TensorFlow's strided_slice computes)."""
+    return np.asarray(x)[key]

@@ -28,7 +28,8 @@ import numpy as np
 # The deviations the GPU forces: TensorFlow's dtype -> the dtype texflow gives
 # instead (WebGL2 and WGSL have no 64-bit types). The only dtype deviations the
 # comparison accepts; README.md's "TensorFlow 2 compatibility" table lists them.
-DTYPE_NARROWING = {"int64": "int32", "float64": "float32"}
+DTYPE_NARROWING = {"int64": "int32", "float64": "float32", "uint8": "int32", "int8": "int32",
+                   "int16": "int32", "uint16": "int32"}
 
 # Snippet options (besides the source): rtol/atol multiply the backend's
 # tolerance; match lists words both TensorFlow's and texflow's error messages
@@ -159,8 +160,11 @@ def compare(expected, got, rtol, atol, match=(), path="result"):
     if kind == "python":
         return _compare_python(expected, got, rtol, atol, path)
     if kind == "dtype":
+        # a DType object is TensorFlow's own (tf.int64 stays tf.int64); a tensor's dtype
+        # may be the narrowed one
         want = expected_dtype(expected["name"])
-        return [] if got["name"] == want else [f"{path}: dtype {got['name']}, expected {want}"]
+        return [] if got["name"] in (expected["name"], want) else [
+            f"{path}: dtype {got['name']}, expected {want}"]
     if kind == "shape":
         return [] if got["dims"] == expected["dims"] else [
             f"{path}: TensorShape {got['dims']}, expected {expected['dims']}"]

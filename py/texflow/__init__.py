@@ -8,9 +8,13 @@ math API with scopes, and the TensorFlow-style op names.
 from . import dtypes, nn
 from . import tfmath as math
 from .tfmath import bitwise, linalg
-from .dtypes import bool_, float32, int32
+from .dtypes import (DType, as_dtype, bool_, complex64, complex128, double, float16, float32,
+                     float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32,
+                     uint64)
+from .tensor_shape import TensorShape
 from .engine.context import available_backends, get_backend, set_backend
 from .engine.ndarray import NDArray, Array1D, Array2D, Array3D, Array4D, Scalar
+from .engine.ndarray import NDArray as Tensor  # TensorFlow 2's eager tensor is the NDArray
 from .engine.scope import keep, scope, tidy, track
 from .errors import (BackendError, DisposedError, DTypeError, KernelNotFoundError,
                      ScopeError, ShapeError, TexflowError)
@@ -24,7 +28,7 @@ from .ops.elementwise import (abs, add, cast, ceil, cos, div, elu, equal, exp, f
                               log, logical_not, maximum, minimum, mul, neg, not_equal, pow,
                               relu, rsqrt, sigmoid, sign, sin, sqrt, square, sub, tanh, where)
 from .autodiff.gradient_tape import GradientTape
-from .autodiff.graph import CostReduction, Graph, Tensor
+from .autodiff.graph import CostReduction, Graph, SymbolicTensor
 from .autodiff.input_provider import (InCPUMemoryShuffledInputProviderBuilder,
                                       InGPUMemoryShuffledInputProviderBuilder, InputProvider,
                                       InMemoryShuffledInputProviderBuilder)
@@ -44,6 +48,7 @@ from .ops.nn import (batch_normalization, binary_crossentropy, categorical_cross
 from .ops.ndarray_math import (MatrixOrientation, NDArrayMath, NDArrayMathCPU,
                                NDArrayMathGPU)
 from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum
+from .ops.indexing import strided_slice
 
 from .tfmath import (divide, multiply, negative, reduce_logsumexp, reduce_max,  # noqa: F401
                      reduce_mean, reduce_min, reduce_sum, subtract)
@@ -63,15 +68,17 @@ __version__ = "0.1.0"
 # Input pipelines (issue 4): tf.data, tf.io, tf.train, tf.errors, tf.keras.datasets.
 from . import data, errors, io, keras, train  # noqa: E402
 from .data.sparse import SparseTensor  # noqa: E402
+from .framework import TensorSpec, is_tensor, newaxis  # noqa: E402
+
+# TensorFlow 2's first-hour names (issue 8): tf.random, tf.function, tf.print, tf.config,
+# tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.
+from . import compat, config, debugging, random  # noqa: E402
+from .autodiff.function import function  # noqa: E402
+from .config import device  # noqa: E402
+from .debugging import (assert_equal, assert_greater, assert_less, assert_rank,  # noqa: E402
+                        check_numerics)
+from .printing import print  # noqa: E402,A001
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 
-# Host dtypes of the data layer (numpy names; NDArrays hold float32, int32 and bool).
-string = "string"
-int64 = "int64"
-uint8 = "uint8"
-int8 = "int8"
-int16 = "int16"
-uint16 = "uint16"
-float16 = "float16"
-float64 = "float64"
+bool = bool_  # noqa: A001  (tf.bool; defined last: this module uses the builtin above)

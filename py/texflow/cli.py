@@ -51,7 +51,10 @@ def _bench(args):
 
 
 def main(argv=None):
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="texflow", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"texflow {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run-browser", usage="texflow run-browser FILE.py [--backend B] "
@@ -78,6 +81,16 @@ def main(argv=None):
     bench = sub.add_parser("bench", help="benchmark texflow against TensorFlow.js and numpy")
     bench.add_argument("--backends", default="webgl,webgpu")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    bench.add_argument("--collective", action="store_true",
+                       help="all-reduce through the coordinator instead (native and browser "
+                            "workers, against raw websockets and TensorFlow)")
+    bench.add_argument("--tf-python", default=None, metavar="PATH",
+                       help="with --collective: a Python with TensorFlow, for "
+                            "MultiWorkerMirroredStrategy's all-reduce")
+    bench.add_argument("--workers", default="2,4,8",
+                       help="with --collective: native group sizes (default 2,4,8)")
+    bench.add_argument("--no-browser", action="store_true",
+                       help="with --collective: skip the browser workers")
     bench.set_defaults(fn=_bench)
 
     from .coordinator.commands import add_commands

@@ -9,6 +9,7 @@ import glob as _glob
 import os
 import shutil
 
+from .checkpoint.atomic import changed
 from .errors import AlreadyExistsError, FailedPreconditionError, NotFoundError
 
 __all__ = ["GFile", "copy", "exists", "glob", "isdir", "join", "listdir", "makedirs", "mkdir",
@@ -61,6 +62,7 @@ def remove(path):
         os.remove(path)
     except FileNotFoundError:
         raise NotFoundError(f"{path}; No such file or directory") from None
+    changed(path)
 
 
 def rmtree(path):
@@ -71,6 +73,7 @@ def rmtree(path):
         shutil.rmtree(path)
     else:
         os.remove(path)
+    changed(path)
 
 
 def rename(src, dst, overwrite=False):
@@ -83,6 +86,7 @@ def rename(src, dst, overwrite=False):
     if os.path.exists(dst) and not overwrite:
         raise AlreadyExistsError(f"file already exists: {dst}")
     os.replace(src, dst)
+    changed(dst)
 
 
 def copy(src, dst, overwrite=False):

@@ -12,6 +12,7 @@ from .ops.creation import eye
 from .ops.einsum import einsum
 from .ops.linalg import global_norm, norm, tensordot
 from .ops.matmul import matmul  # noqa: F401
+from .ops.movement import unsorted_segment_sum  # noqa: F401
 from .ops.reduce import (reduce_all, reduce_any, reduce_prod, reduce_std,  # noqa: F401
                          reduce_variance)
 from .ops.scan import cumprod, cumsum  # noqa: F401

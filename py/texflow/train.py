@@ -2,8 +2,8 @@
 
 Example, Features, Feature, BytesList, FloatList, Int64List, SequenceExample,
 FeatureList, FeatureLists (data/example.py); string_input_producer, batch,
-shuffle_batch, shuffle_batch_join, Coordinator, start_queue_runners
-(data/queues.py, data/queue_batch.py); Checkpoint, CheckpointManager,
+shuffle_batch, shuffle_batch_join, Coordinator, QueueRunner, add_queue_runner,
+start_queue_runners (data/queues.py, data/queue_batch.py); Checkpoint, CheckpointManager,
 latest_checkpoint, get_checkpoint_state, list_variables, load_checkpoint
 (checkpoint/).
 """
@@ -12,15 +12,15 @@ from .checkpoint import (Checkpoint, CheckpointManager, CheckpointReader,
                          get_checkpoint_state, latest_checkpoint, list_variables)
 from .data.example import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,
                            FloatList, Int64List, SequenceExample)
-from .data.queue_batch import (Coordinator, QueueRunner, batch, batch_join,
+from .data.queue_batch import (Coordinator, QueueRunner, add_queue_runner, batch, batch_join,
                                match_filenames_once, shuffle_batch, shuffle_batch_join,
                                slice_input_producer, start_queue_runners, string_input_producer)
 
 __all__ = ["BytesList", "Checkpoint", "CheckpointManager", "Coordinator", "Example", "Feature",
            "FeatureList", "FeatureLists", "Features", "FloatList", "Int64List", "QueueRunner",
-           "SequenceExample", "batch", "batch_join", "get_checkpoint_state", "latest_checkpoint",
-           "list_variables", "load_checkpoint", "match_filenames_once", "shuffle_batch",
-           "shuffle_batch_join", "slice_input_producer", "start_queue_runners",
+           "SequenceExample", "add_queue_runner", "batch", "batch_join", "get_checkpoint_state",
+           "latest_checkpoint", "list_variables", "load_checkpoint", "match_filenames_once",
+           "shuffle_batch", "shuffle_batch_join", "slice_input_producer", "start_queue_runners",
            "string_input_producer"]
 
 

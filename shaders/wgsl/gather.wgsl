@@ -1,5 +1,6 @@
 // gather: output (a, j, b) = params (a, indices[j], b) of params viewed as [A, P, B];
-// an index outside [0, P) gives 0 (TensorFlow's GPU behaviour).
+// an index outside [0, P), which only the host can report (host-known indices were
+// checked), gives ${bad}: NaN for floats, the lowest i32 for ints, never plausible data.
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
@@ -8,5 +9,5 @@ fn main(${builtins}) {
   let b = i % B; let aj = i / B;
   let k = in1[aj % J];
   let ok = k >= 0 && k < P;
-  out0[i] = select(${T}(0), in0[((aj / J) * P + select(0, k, ok)) * B + b], ok);
+  out0[i] = select(${bad}, in0[((aj / J) * P + select(0, k, ok)) * B + b], ok);
 }

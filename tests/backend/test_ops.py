@@ -178,19 +178,47 @@ def test_reduce_non_finite(op):
 
 @each_backend(op=list(ARG_OPS))
 def test_arg_reduce(op):
+    """deeplearn.js's arg_max/arg_min on the math objects: axis None flattens, NaN wins."""
+    fn = getattr(tf.NDArrayMath(tf.get_backend()), op.replace("arg", "arg_"))
     for dtype in REDUCE_DTYPES[op]:
         for shape, axis, keepdims in ARG_CASES:
             rng = rng_for(op, dtype, shape, axis)
             x = values(dtype, shape, rng, specials=False)
             if dtype == "float32":
                 x = np.round(x)  # ties: the first index wins
-            got = _run(_op(op), tf.array(x), axis=axis, keepdims=keepdims)
+            got = _run(fn, tf.array(x), axis=axis, keepdims=keepdims)
             _check(op, got, getattr(oracle, op)(x, axis=axis, keepdims=keepdims),
                    f"{op}({dtype}{list(shape)}, axis={axis}, keepdims={keepdims})")
     x = np.array([[1, np.nan, 3, np.nan], [np.inf, 2, -np.inf, 0]], np.float32)
     for axis in (None, 0, 1):
-        got = _run(_op(op), tf.array(x), axis=axis)
+        got = _run(fn, tf.array(x), axis=axis)
         _check(op, got, getattr(oracle, op)(x, axis=axis), f"{op} with NaN, axis={axis}")
+
+
+@each_backend(op=list(ARG_OPS))
+def test_tensorflow_arg_reduce(op):
+    """tf.argmax/tf.argmin: axis 0 by default, NaN skipped, int64 output narrowed to int32."""
+    for shape, axis, _ in ARG_CASES:
+        x = np.round(values("float32", shape, rng_for("tf", op, shape, axis), specials=False))
+        got = _run(getattr(tf, op), tf.constant(x), axis)
+        _check(op, got, getattr(oracle, op)(x, axis=0 if axis is None else axis),
+               f"tf.{op}({list(shape)}, axis={axis})")
+    x = np.array([[1, np.nan, 3, np.nan], [np.nan, 2, -np.inf, np.nan], [0, 1, 5, np.nan]],
+                 np.float32)
+    skipped = np.where(np.isnan(x), -np.inf if op == "argmax" else np.inf, x)
+    for axis in (0, 1):
+        got = _run(getattr(tf, op), tf.constant(x), axis)
+        _check(op, got, getattr(oracle, op)(skipped, axis=axis), f"tf.{op} skips NaN, axis={axis}")
+    assert tf.argmax(tf.constant([3, 1]), output_type=tf.int32).dtype == tf.int32
+    assert tf.math.argmin([[3, 1], [0, 5]]).dtype == tf.int32  # int64, narrowed
+    for bad in (lambda: getattr(tf, op)(tf.constant(1.0)),
+                lambda: getattr(tf, op)(tf.zeros([2, 3]), 2),
+                lambda: getattr(tf, op)(tf.zeros([2]), output_type=tf.float32)):
+        try:
+            bad()
+            raise AssertionError(f"tf.{op} accepted a bad argument")
+        except tf.errors.InvalidArgumentError:
+            pass
 
 
 @each_backend

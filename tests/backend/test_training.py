@@ -104,6 +104,36 @@ def test_graph_shapes_and_build_errors():
 
 
 @each_backend
+def test_graph_placeholder_with_a_batch_dimension():
+    g = tf.Graph()
+    x = g.placeholder("images", [None, 28, 28])
+    flat = g.reshape(x, [-1, 784])
+    w = g.variable("w", tf.zeros([784, 10]) + 0.01)
+    logits = g.add(g.matmul(flat, w), 1.0)
+    total = g.sum(logits, axis=1)
+    assert isinstance(x.shape, tf.TensorShape) and x.shape == (None, 28, 28)
+    assert flat.shape == (None, 784) and logits.shape == (None, 10) and total.shape == (None,)
+    assert g.sum(logits).shape == () and g.reshape(x, [-1, 2, 392]).shape == (None, 2, 392)
+    session = tf.Session(g, tf.NDArrayMath(tf.get_backend()))
+    for batch in (1, 3):
+        with tf.scope():
+            out = session.eval(total, {x: np.ones((batch, 28, 28), np.float32)})
+            assert out.shape == (batch,) and np.allclose(out.numpy(), 7.84 * 10 + 10, rtol=1e-5)
+    with raises(tf.ShapeError, match=r"feed for 'images' has shape \[2, 28, 27\]"):
+        session.eval(total, {x: np.ones((2, 28, 27), np.float32)})
+    with raises(tf.ShapeError, match=r"shapes \[None, 784\] and \[3, 10\]"):
+        g.matmul(flat, g.placeholder("bad", [3, 10]))
+    with raises(AttributeError, match="use 'mat_mul'"):
+        g.matMul(flat, w)
+    with raises(AttributeError, match="use 'element_wise_mul'"):
+        tf.NDArrayMath(tf.get_backend()).elementWiseMul
+    with raises(AttributeError, match="use 'rand_normal'"):
+        tf.Array2D.randNormal([2, 2])
+    with raises(AttributeError, match="use 'get_values'"):
+        tf.zeros([2]).getValues()
+
+
+@each_backend
 def test_session_eval_and_feed_errors():
     g, x, y, out, cost = _multiplier_graph()
     session = tf.Session(g, tf.NDArrayMath(tf.get_backend()))

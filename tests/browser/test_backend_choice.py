@@ -69,3 +69,39 @@ def test_webgpu_sync_read_without_jspi_says_to_await(browser_session):
         "import texflow\ntexflow.set_backend('webgpu')\n"
         "(await (texflow.array([1.0, 2.0]) * 3.0).data()).tolist()")
     assert list(values) == [3.0, 6.0]
+
+
+MATH_GPU = r"""
+import json, texflow as tf
+from texflow.engine import context
+saved = context._current[0]
+out = {}
+try:
+    for chosen in ("webgl", "webgpu", "numpy"):
+        tf.set_backend(chosen)
+        math = tf.NDArrayMathGPU()
+        x = tf.constant([1.0, 2.0]) * 2.0            # made on the chosen backend
+        before = tf.memory()
+        with math.scope():
+            y = math.add(x, 1.0)
+            out[chosen] = [math.backend.name, y.backend, x.backend,
+                           tf.memory()["num_uploads"] - before["num_uploads"],
+                           tf.memory()["num_downloads"] - before["num_downloads"],
+                           y.numpy().tolist()]
+finally:
+    context._current[0] = saved
+json.dumps(out)
+"""
+
+
+def test_ndarray_math_gpu_follows_the_chosen_backend(browser_session):
+    import json
+
+    out = json.loads(browser_session.page.evaluate(
+        "async (code) => await pyodide.runPythonAsync(code)", MATH_GPU))
+    # a GPU backend chosen with set_backend (or run-browser --backend) is the math's
+    # device: x stays there, nothing moves between WebGL and WebGPU
+    assert out["webgl"] == ["webgl", "webgl", "webgl", 0, 0, [3.0, 5.0]], out
+    assert out["webgpu"] == ["webgpu", "webgpu", "webgpu", 0, 0, [3.0, 5.0]], out
+    # numpy chosen: the math object still runs on the best GPU backend
+    assert out["numpy"][:2] == ["webgpu", "webgpu"] and out["numpy"][5] == [3.0, 5.0], out

@@ -200,3 +200,10 @@ def test_connect_reads_the_environment(make_coordinator, monkeypatch):
     with pytest.raises(InvalidArgumentError, match="op must be"):
         with collective.connect(c.url, c.token, timeout=20) as g:
             g.all_reduce(np.ones(1), op="prod")
+
+
+def test_the_worker_page_keeps_its_own_rank_when_another_member_leaves():
+    from texflow.distribute.collective import _own_status
+    assert _own_status({"event": "generation", "rank": 0, "size": 2}, "webgl")["rank"] == 0
+    left = _own_status({"event": "left", "rank": 1, "kind": "native"}, "webgl")
+    assert "rank" not in left and left["member_rank"] == 1 and left["backend"] == "webgl"

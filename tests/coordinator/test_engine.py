@@ -35,8 +35,8 @@ def _results(coll, layout_arrays):
     """Assembles the RESULT messages a collective gave into arrays shaped like the input."""
     layout = wire.Layout.of_arrays(layout_arrays)
     buf = bytearray(layout.total)
-    for message, ranks in coll.take_results():
-        h = wire.unpack(message)
+    for (head, data), ranks in coll.take_results():
+        h = wire.unpack(head + bytes(data))
         buf[h.offset:h.offset + len(h.data)] = h.data
     return [np.frombuffer(bytes(buf[s.offset:s.offset + s.nbytes]), s.dtype).reshape(s.shape)
             for s in layout.specs]
@@ -117,7 +117,8 @@ def test_results_stream_before_the_last_chunk_arrives():
         coll.contribute(1, m)
     early = coll.take_results()
     assert early and not coll.done  # 192 KiB of the prefix are ready and went out
-    assert wire.unpack(early[-1][0]).offset + len(wire.unpack(early[-1][0]).data) == 3 << 16
+    last = wire.unpack(early[-1][0][0] + bytes(early[-1][0][1]))
+    assert last.offset + len(last.data) == 3 << 16
 
 
 def test_a_refused_chunk_restarts_the_others_and_nothing_of_it_goes_out():

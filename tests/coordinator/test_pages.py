@@ -66,10 +66,11 @@ def test_browser_and_native_workers_train_together_and_the_dashboard_shows_them(
     assert events[:3] == ["joined", "joined", "generation"]
     table = dashboard.inner_text("#workers")
     assert "browser" in table and "native" in table and status["backend"] in table
-    # Chart.js (served by the coordinator) drew the loss of each worker
+    # Chart.js (served by the coordinator) drew the loss of each worker; the dashboard
+    # samples once a second, so how many points depends on how fast the job ran
     points = dashboard.evaluate("() => Chart.getChart('loss-chart').data.datasets"
                                 ".map(d => d.data.length)")
-    assert points and max(points) >= 5
+    assert len(points) == 2 and min(points) >= 1, points
     assert not errors
 
 

@@ -188,3 +188,34 @@ def test_gfile(tmp_path):
     g.rmtree(base + "/a")
     g.remove(base + "/z.txt")
     assert g.listdir(base) == ["y.txt"]
+
+
+def test_browser_storage_says_it_is_for_the_browser(tmp_path):
+    from texflow import storage
+    mounting = storage.mount(str(tmp_path / "p"))
+    with pytest.raises(RuntimeError, match="inside Pyodide only"):
+        mounting.send(None)   # runs the coroutine without an event loop (pytest may have one)
+    (tmp_path / "f").write_bytes(b"x")
+    with pytest.raises(RuntimeError, match="natively the file is already at"):
+        tf.keras.utils.download_file(str(tmp_path / "f"))
+    assert not storage.is_persistent(str(tmp_path / "f"))
+
+
+def test_an_optimizer_the_model_also_holds_is_keyed_under_the_checkpoint(tmp_path):
+    def model():
+        m = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+        m.compile(tf.keras.optimizers.Adam(0.1), "mse")
+        return m
+    trained = model()
+    trained.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32), verbose=0)
+    path = tf.train.Checkpoint(model=trained, optimizer=trained.optimizer).write(
+        str(tmp_path / "c"))
+    keys = [k for k, _ in tf.train.list_variables(path)]
+    assert "optimizer/vars/0" in keys and not any(k.startswith("model/optimizer") for k in keys)
+    # a custom loop restores it: an uncompiled model and an optimizer of its own
+    plain = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    optimizer = tf.keras.optimizers.Adam(0.1)
+    status = tf.train.Checkpoint(model=plain, optimizer=optimizer).read(path)
+    optimizer.build(plain.trainable_variables)
+    status.assert_consumed()
+    assert int(optimizer.iterations.numpy()) == 1

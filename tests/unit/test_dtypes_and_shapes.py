@@ -57,7 +57,7 @@ def test_axes_normalization():
     (tf.less, ([1, 2], 1.5), (2,), "bool"),
     (tf.sum, ([True, True],), (), "int32"),
     (tf.mean, ([1, 2],), (), "float32"),
-    (tf.argmax, ([[1, 2]],), (), "int32"),
+    (tf.argmax, ([[1, 2]],), (2,), "int32"),
     (tf.matmul, (np.ones((2, 1, 3, 4)), np.ones((5, 4, 2))), (2, 5, 3, 2), "float32"),
 ])
 def test_result_shapes_and_dtypes(fn, args, shape, dtype):

@@ -12,11 +12,13 @@ batch and applies the optimizer, all on the session's backend.
 """
 
 import itertools
+import re
 
 from ..backends.meta import MetaBackend
 from ..engine import context, scope as scopes
 from ..engine.ndarray import NDArray, Storage, from_numpy, normalize_shape, to_numpy, view_class
-from ..errors import TexflowError
+from ..errors import TexflowError, missing_attribute
+from ..tensor_shape import TensorShape
 from .variable import Variable
 
 _META = MetaBackend()
@@ -30,14 +32,16 @@ class CostReduction:
     MEAN = 2
 
 
-class Tensor:
-    """A symbolic value of a Graph: a shape and a dtype, no data."""
+class SymbolicTensor:
+    """A symbolic value of a deeplearn.js Graph: a shape and a dtype, no data
+    (`tf.SymbolicTensor`; eager values are `tf.Tensor`). A `None` dimension (a
+    placeholder's batch axis) is decided by the feed at run time."""
 
     __slots__ = ("graph", "node", "index", "shape", "dtype", "id")
 
     def __init__(self, graph, node, index, shape, dtype):
         self.graph, self.node, self.index = graph, node, index
-        self.shape, self.dtype = tuple(shape), dtype
+        self.shape, self.dtype = TensorShape(shape), dtype
         self.id = next(_ids)
 
     @property
@@ -45,7 +49,10 @@ class Tensor:
         return self.node.name if self.index == 0 else f"{self.node.name}:{self.index}"
 
     def __repr__(self):
-        return f"<Tensor {self.name!r} shape={list(self.shape)} dtype={self.dtype}>"
+        return f"<SymbolicTensor {self.name!r} shape={list(self.shape)} dtype={self.dtype}>"
+
+
+Tensor = SymbolicTensor  # the deeplearn.js name, for code written before tf.Tensor
 
 
 class _Node:
@@ -65,7 +72,7 @@ class _Node:
 
 
 def _collect(value, found):
-    if isinstance(value, Tensor):
+    if isinstance(value, SymbolicTensor):
         found.append(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
@@ -73,18 +80,25 @@ def _collect(value, found):
 
 
 def _substitute(value, lookup):
-    if isinstance(value, Tensor):
+    if isinstance(value, SymbolicTensor):
         return lookup(value)
     if isinstance(value, (list, tuple)):
         return type(value)(_substitute(v, lookup) for v in value)
     return value
 
 
-def _meta(t):
+# Sizes a None dimension takes when a graph infers shapes at build time: inference runs
+# with each, and an output dimension that differs between the runs is None. Both are
+# divisible by 1..10, 12, 14, 15, 16, so reshapes of a batch axis infer as they run.
+_FILLS = (5040, 10080)
+
+
+def _meta(t, fill=_FILLS[0]):
+    shape = tuple(fill if d is None else d for d in t.shape)
     size = 1
-    for d in t.shape:
+    for d in shape:
         size *= d
-    return view_class(len(t.shape))(Storage(size, t.dtype, None, _META, None), t.shape, t.dtype)
+    return view_class(len(shape))(Storage(size, t.dtype, None, _META, None), shape, t.dtype)
 
 
 class Graph:
@@ -98,7 +112,7 @@ class Graph:
     >>> x = g.placeholder("input", [3])
     >>> w = g.variable("multiplier", tf.Array2D.rand_normal([1, 3], seed=0))
     >>> g.matmul(w, x).shape
-    (1,)
+    TensorShape([1])
     """
 
     def __init__(self):
@@ -115,14 +129,22 @@ class Graph:
 
     def _add(self, node, metas):
         self.nodes.append(node)
-        node.outputs = [Tensor(self, node, i, m[0], m[1]) for i, m in enumerate(metas)]
+        node.outputs = [SymbolicTensor(self, node, i, m[0], m[1]) for i, m in enumerate(metas)]
         return node.outputs[0] if len(node.outputs) == 1 else tuple(node.outputs)
 
     def placeholder(self, name, shape, dtype="float32"):
-        """An input fed at run time (a FeedEntry or feed dict gives its data)."""
-        from ..dtypes import as_dtype
+        """An input fed at run time (a FeedEntry or feed dict gives its data).
+
+        A `None` dimension (`[None, 784]`: a batch axis) takes its size from the feed.
+        """
+        from ..dtypes import device_dtype
+        shape = TensorShape(shape)
+        if shape.rank is None:
+            raise TexflowError(f"placeholder {name!r} needs a shape (its rank at least); "
+                               "use None for dimensions the feed decides")
+        normalize_shape([0 if d is None else d for d in shape])  # the same errors as arrays
         return self._add(_Node("placeholder", self._name(name, "placeholder")),
-                         [(normalize_shape(shape), as_dtype(dtype))])
+                         [(shape, device_dtype(dtype))])
 
     def variable(self, name, initial):
         """A trainable tf.Variable initialised from `initial` (copied)."""
@@ -142,12 +164,11 @@ class Graph:
         for t in _inputs_of(args, kwargs):
             if t.graph is not self:
                 raise TexflowError(f"{t!r} belongs to another graph")
-        with context.using(_META), scopes.scope():
-            out = fn(*_substitute(args, _meta), **{k: _substitute(v, _meta)
-                                                   for k, v in kwargs.items()})
-            outs = out if isinstance(out, tuple) else (out,)
-            metas = [(o.shape, o.dtype) for o in outs]
         node = _Node("op", self._name(name, getattr(fn, "__name__", "op")), fn, args, kwargs)
+        metas = _infer(fn, args, kwargs, _FILLS[0])
+        if any(d is None for t in _inputs_of(args, kwargs) for d in t.shape):
+            metas = [(_merge(node.name, s1, s2), d1)
+                     for (s1, d1), (s2, _) in zip(metas, _infer(fn, args, kwargs, _FILLS[1]))]
         return self._add(node, metas)
 
     def mean_squared_cost(self, label, prediction, name=None):
@@ -165,8 +186,36 @@ class Graph:
         from ..ops.ndarray_math import lookup
         fn = lookup(name)
         if fn is None:
-            raise AttributeError(f"Graph has no op {name!r}")
+            raise missing_attribute("Graph", name, lambda n: lookup(n) or hasattr(Graph, n))
         return lambda *args, **kwargs: self.apply(fn, *args, **kwargs)
+
+
+def _infer(fn, args, kwargs, fill):
+    """(shape, dtype) of each output of `fn` on shape-only arrays, None dims as `fill`."""
+    def meta(t):
+        return _meta(t, fill)
+    try:
+        with context.using(_META), scopes.scope():
+            out = fn(*_substitute(args, meta), **{k: _substitute(v, meta)
+                                                  for k, v in kwargs.items()})
+            outs = out if isinstance(out, tuple) else (out,)
+            return [(o.shape, o.dtype) for o in outs]
+    except TexflowError as e:
+        # The shape error names the stand-in size; say None, as the graph was built.
+        if e.args and isinstance(e.args[0], str) and any(
+                d is None for t in _inputs_of(args, kwargs) for d in t.shape):
+            text = re.sub(rf"\b{fill}\b", "None", e.args[0])
+            e.args = (text,) + e.args[1:]
+            if hasattr(e, "message"):
+                e.message = text
+        raise
+
+
+def _merge(name, a, b):
+    if len(a) != len(b):
+        raise TexflowError(f"the rank of {name!r}'s output depends on the size of a None "
+                           f"dimension ({list(a)} or {list(b)}); give the placeholder a shape")
+    return TensorShape([x if x == y else None for x, y in zip(a, b)])
 
 
 def _inputs_of(args, kwargs):

@@ -7,7 +7,7 @@ from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..errors import ScopeError, ShapeError, TexflowError
 from ..ops import elementwise as ew
 from ..ops.movement import reshape
-from .graph import CostReduction, Tensor, _substitute
+from .graph import CostReduction, SymbolicTensor, _substitute
 from .gradient_tape import GradientTape
 from .input_provider import InputProvider
 
@@ -80,7 +80,7 @@ class Session:
             if not isinstance(entry, FeedEntry):
                 entry = FeedEntry(*entry)
             t = entry.tensor
-            if not isinstance(t, Tensor) or t.graph is not self.graph:
+            if not isinstance(t, SymbolicTensor) or t.graph is not self.graph:
                 raise TexflowError(f"a feed is for {t!r}, which is not a tensor of this graph")
             feeds[t.id] = (t, entry.data)
         return feeds
@@ -90,7 +90,7 @@ class Session:
             data = data.get_next_copy(self.math)
         elif not isinstance(data, NDArray):
             data = from_numpy(to_numpy(data, tensor.dtype))
-        if tuple(data.shape) != tensor.shape:
+        if not tensor.shape.is_compatible_with(data.shape):
             raise ShapeError(f"the feed for {tensor.name!r} has shape {list(data.shape)}, but "
                              f"the tensor has shape {list(tensor.shape)}")
         return data

@@ -15,7 +15,8 @@ class Variable(NDArray):
     trainable Variables automatically.
 
     Args:
-        initial: the initial value (NDArray, numpy data, list or number); it is copied.
+        initial_value: the initial value (NDArray, numpy data, list or number); it is
+            copied.
         trainable: whether GradientTape watches it and optimizers update it.
         name: a name for errors and checkpoints (default 'Variable', 'Variable_1', ...).
         dtype: cast the initial value to this dtype.
@@ -27,13 +28,15 @@ class Variable(NDArray):
 
     __slots__ = ("name", "trainable")
 
-    def __init__(self, initial, trainable=True, name=None, dtype=None):
-        if isinstance(initial, NDArray):
-            data = initial.numpy()
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if isinstance(initial_value, NDArray):
+            data = initial_value.numpy()
             if dtype is not None:
                 data = to_numpy(data, dtype)
         else:
-            data = to_numpy(initial, dtype)
+            data = to_numpy(initial_value, dtype)
         value = from_numpy(data)
         storage = value._storage
         super().__init__(storage, value.shape, value.dtype)

@@ -29,11 +29,43 @@ def _adapter():
         import wgpu
 
         try:
-            adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
+            adapter = _without_xdg_noise(
+                lambda: wgpu.gpu.request_adapter_sync(power_preference="high-performance"))
         except Exception:  # wgpu-native raises when no backend has an adapter
             adapter = None
         _adapter_cache.append(adapter)
     return _adapter_cache[0]
+
+
+_XDG_NOISE = "XDG_RUNTIME_DIR is invalid or not set"
+
+
+def _without_xdg_noise(fn):
+    """Calls `fn` with the C-level stderr captured, then passes on everything but the
+    "XDG_RUNTIME_DIR is invalid" lines the Vulkan loader prints while probing display
+    servers (irrelevant to compute); any other output still reaches stderr."""
+    import os
+    import sys
+    import tempfile
+
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no real stderr (embedded): nothing to filter
+        return fn()
+    with tempfile.TemporaryFile() as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            return fn()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            capture.seek(0)
+            lines = capture.read().decode(errors="replace").splitlines(keepends=True)
+            kept = "".join(line for line in lines if _XDG_NOISE not in line)
+            if kept:
+                sys.stderr.write(kept)
+                sys.stderr.flush()
 
 
 class WgpuBackend(WGSLBackend):

@@ -90,15 +90,23 @@ def _print_numpy(results, out):
 
 
 def main(args):
+    if getattr(args, "collective", False):
+        from .collective import main as collective_main
+        return collective_main(args)
     backends = [b for b in args.backends.split(",") if b]
     out = [f"texflow bench, {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
            f"{platform.python_implementation()} {platform.python_version()}"]
     _print_numpy(cases.measure_numpy_native(args.quick), out)
     if backends:
         _print_browser(_browser_tables(backends, args.quick, out), out)
-    text = "\n".join(out)
+    report(out, "bench")
+    return 0
+
+
+def report(lines, name):
+    """Prints the tables and keeps a copy in bench-results/<name>-<time>.md."""
+    text = "\n".join(lines)
     print(text)
     folder = Path("bench-results")
     folder.mkdir(exist_ok=True)
-    (folder / f"bench-{time.strftime('%Y%m%d-%H%M%S')}.md").write_text(text + "\n")
-    return 0
+    (folder / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.md").write_text(text + "\n")

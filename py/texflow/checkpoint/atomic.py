@@ -10,6 +10,16 @@ import contextlib
 import os
 import secrets
 
+# Called with each path written (or deleted) through this module, after the fact: in the
+# browser, texflow.storage persists files under its mounts to IndexedDB from here.
+after_write = []
+
+
+def changed(path):
+    """Tells the `after_write` hooks that `path` was written or deleted."""
+    for hook in after_write:
+        hook(os.fspath(path))
+
 
 def temporary_name(path):
     """A hidden name beside `path` for its data while it is written."""
@@ -54,6 +64,7 @@ def atomic_write(path, mode="wb"):
             os.remove(tmp)
         raise
     fsync_directory(os.path.dirname(path))
+    changed(path)
 
 
 def write_bytes(path, data):

@@ -143,4 +143,4 @@ def _check_saveable(name, value):
                          f"or dict of them), got {value!r:.200}.")
 
 
-graph.register(Checkpoint, Checkpoint._describe)
+graph.register(Checkpoint, Checkpoint._describe, claim_children=True)

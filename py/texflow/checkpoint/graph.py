@@ -7,36 +7,46 @@ adapter returns the object's own variables and its named children. Keys follow
 the layout of Keras 3's weights files: a node's own variables are
 `<path>/vars/<i>`, a child is `<path>/<name>`, and a variable that is itself a
 child (`tf.train.Checkpoint(epoch=tf.Variable(0))`) is keyed by its path
-("epoch"). The walk is breadth first and visits each object once, so an object
-reachable two ways (an optimizer passed to a Checkpoint and also held by the
-model) is keyed by its shortest path. Keys depend on structure only (attribute
-names, class names, order), never on auto-generated names, so a new instance
-of the same program gets the same keys.
+("epoch"). Each object is keyed once, at the first path that reaches it: the
+walk is depth first, in the order adapters give children (as Keras 3 walks a
+model), except that a Checkpoint's (or a plain list's or dict's) own children
+are claimed before anything below them, as TensorFlow's breadth-first object
+graph does, so `Checkpoint(model=m, optimizer=o)` keys the optimizer
+"optimizer/..." whether or not the model holds it too. Keys depend on structure
+only (attribute names, class names, order), never on auto-generated names, so a
+new instance of the same program gets the same keys.
 """
-
-import collections
 
 from ..autodiff.variable import Variable
 
-_ADAPTERS = []   # [(class, describe)], most recently registered first
+_ADAPTERS = []   # [(class, describe, claims children first)], most recent first
 
 
-def register(cls, describe):
-    """Registers `describe(obj) -> (own variables, [(name, child), ...])` for `cls`."""
-    _ADAPTERS.insert(0, (cls, describe))
+def register(cls, describe, claim_children=False):
+    """Registers `describe(obj) -> (own variables, [(name, child), ...])` for `cls`.
+
+    With `claim_children`, the object's children are keyed under it before any
+    object below them is walked (see the module docstring).
+    """
+    _ADAPTERS.insert(0, (cls, describe, claim_children))
+
+
+def _adapter(obj):
+    for entry in _ADAPTERS:
+        if isinstance(obj, entry[0]):
+            return entry
+    return None
 
 
 def describe(obj):
     """(own variables, children) of a saveable object, or None."""
-    for cls, fn in _ADAPTERS:
-        if isinstance(obj, cls):
-            return fn(obj)
-    return None
+    entry = _adapter(obj)
+    return entry[1](obj) if entry is not None else None
 
 
 def is_saveable(obj):
     """Whether checkpoints can hold `obj` (a Variable or a registered object)."""
-    return isinstance(obj, Variable) or any(isinstance(obj, cls) for cls, _ in _ADAPTERS)
+    return isinstance(obj, Variable) or _adapter(obj) is not None
 
 
 def join(path, name):
@@ -44,33 +54,36 @@ def join(path, name):
 
 
 def walk(root):
-    """({key: Variable}, {path: object}) of everything reachable from `root`.
-
-    Breadth first; each object is visited once, at its first path.
-    """
+    """({key: Variable}, {path: object}) of everything reachable from `root`."""
     variables, nodes = {}, {}
-    seen, alive = set(), []   # alive: temporaries must keep their ids while we walk
-    queue = collections.deque([("", root)])
-    while queue:
-        path, obj = queue.popleft()
-        if id(obj) in seen:
-            continue
+    seen, claimed, alive = set(), {}, []   # alive: temporaries must keep their ids
+
+    def visit(path, obj):
+        if id(obj) in seen or claimed.get(id(obj), path) != path:
+            return
         seen.add(id(obj))
         alive.append(obj)
         if isinstance(obj, Variable):
             variables[path] = obj
-            continue
-        found = describe(obj)
-        if found is None:
-            continue
+            return
+        entry = _adapter(obj)
+        if entry is None:
+            return
         nodes[path] = obj
-        own, children = found
+        own, children = entry[1](obj)
         for i, v in enumerate(own):
             if id(v) not in seen:
                 seen.add(id(v))
                 variables[join(join(path, "vars"), str(i))] = v
-        for name, child in children:
-            queue.append((join(path, str(name)), child))
+        children = [(join(path, str(name)), child) for name, child in children]
+        if entry[2]:
+            alive.extend(child for _, child in children)
+            for child_path, child in children:
+                claimed.setdefault(id(child), child_path)
+        for child_path, child in children:
+            visit(child_path, child)
+
+    visit("", root)
     return variables, nodes
 
 
@@ -91,6 +104,6 @@ def _describe_dict(items):
     return [], [(key, item) for key, item in items.items() if is_saveable(item)]
 
 
-register(list, _describe_list)
-register(tuple, _describe_list)
-register(dict, _describe_dict)
+register(list, _describe_list, claim_children=True)
+register(tuple, _describe_list, claim_children=True)
+register(dict, _describe_dict, claim_children=True)

@@ -62,7 +62,7 @@ def convert(value, v, key, source="the checkpoint"):
     return value
 
 
-def set_state(obj, state, source="the state", status=None):
+def set_state(obj, state, source="the state"):
     """Assigns `state` ({key: array}) to the variables reachable from `obj`.
 
     Every existing variable's shape and dtype is checked before any changes;
@@ -74,8 +74,7 @@ def set_state(obj, state, source="the state", status=None):
              if key in state]
     for v, value in ready:
         v.assign(from_numpy(value))
-    if status is None:
-        status = CheckpointLoadStatus(obj, source)
+    status = CheckpointLoadStatus(obj, source)
     status._begin(set(state), {key for key in variables if key in state})
     for key in state:
         if key not in variables:

@@ -4,7 +4,7 @@ A `Collective` is pure bookkeeping over numpy buffers (no I/O), so the server,
 the shard processes and the tests drive it the same way:
 
     coll.contribute(rank, header)   # raises Refused naming the tensor and why
-    for message in coll.take_results(): send it to every member (or as told)
+    for (head, data), ranks in coll.take_results(): send head + data to those ranks
 
 Reductions accumulate chunk by chunk as they arrive: the bytes below the
 furthest any sender has reached are initialised, so a chunk is added there and
@@ -299,7 +299,7 @@ class Collective:
     # -- results -------------------------------------------------------------------------
 
     def take_results(self):
-        """(message bytes, ranks it goes to) for every result ready to send."""
+        """((header, data), ranks it goes to) for every result ready to send."""
         if self.done or self.op is None or set(self.progress) != set(self.members):
             return []
         if self.op in wire.REDUCTIONS:
@@ -312,8 +312,10 @@ class Collective:
         return self._gather_results()
 
     def _result(self, offset, total, data, table=b""):
+        """A RESULT message as (header and table, data): the data is often a view of the
+        accumulator, joined with its header only once, into the frame every member gets."""
         return wire.pack_header(wire.RESULT, self.op, self.generation, self.seq, offset, total,
-                                table=table) + data
+                                table=table), data
 
     def _reduction_results(self):
         layout = self.layout

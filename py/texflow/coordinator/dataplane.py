@@ -8,13 +8,16 @@ owns it, shard processes hear it over their control link.
 
 import asyncio
 import logging
+import struct
 
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from . import wire
 from .allreduce import Collective, Refused
 
 log = logging.getLogger("texflow.coordinator")
+WRITE_LIMIT = 16 << 20  # bytes queued for one connection before sends wait for it
 
 
 class DataPlane:
@@ -117,15 +120,38 @@ class DataPlane:
         for rank, attempt in coll.take_restarts().items():
             await self._send(self.members.get(rank), wire.control(
                 "restart", generation=coll.generation, seq=coll.seq, attempt=attempt))
-        for message, ranks in coll.take_results():
-            for rank in ranks:
-                await self._send(self.members.get(rank), message)
+        for parts, ranks in coll.take_results():
+            await self._deliver(parts, ranks)
         if coll.done and self.open.get(coll.seq) is coll:
             del self.open[coll.seq]
             # Keep the last few completed ones: an abort from another shard may reopen them.
             self.retained[coll.seq] = coll
             for seq in sorted(self.retained)[:-4]:
                 self.retained.pop(seq).release()
+
+    async def _deliver(self, parts, ranks):
+        """Sends one result message to `ranks`. Server frames are unmasked and uncompressed,
+        so every member's frame is the same bytes: it is built once (one copy of the data)
+        and written to each open connection's transport, instead of websockets framing it
+        again per member. A connection that is closing, or has a backlog, goes through
+        websockets' own send (which waits for it to drain)."""
+        head, data = parts
+        frame = None
+        for rank in ranks:
+            conn = self.members.get(rank)
+            if conn is None:
+                continue
+            transport = conn.transport
+            if conn.protocol.state is State.OPEN and not transport.is_closing() and \
+                    transport.get_write_buffer_size() < WRITE_LIMIT:
+                if frame is None:
+                    size = len(head) + len(data)
+                    frame = b"".join((_frame_head(size), head, data))
+                transport.write(frame)
+                self.bytes_out += len(frame)
+                self.sent_to[conn] = self.sent_to.get(conn, 0) + len(frame)
+            else:
+                await self._send(conn, head + bytes(data))
 
     async def _send(self, conn, message):
         if conn is None:
@@ -136,3 +162,12 @@ class DataPlane:
             self.sent_to[conn] = self.sent_to.get(conn, 0) + len(message)
         except ConnectionClosed:
             pass  # that connection's own handler reports the loss
+
+
+def _frame_head(size):
+    """The header of an unmasked, final, binary WebSocket frame of `size` bytes (RFC 6455)."""
+    if size < 126:
+        return struct.pack("!BB", 0x82, size)
+    if size < 1 << 16:
+        return struct.pack("!BBH", 0x82, 126, size)
+    return struct.pack("!BBQ", 0x82, 127, size)

@@ -24,10 +24,10 @@ import time
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
-from . import pages, wire
+from . import liveness, pages, wire
 from .wire import ProtocolViolation
 from .checkpoint_service import CheckpointService
-from .dataplane import DataPlane
+from .dataplane import WRITE_LIMIT, DataPlane
 from .membership import JoinRefused, Membership
 from .shards import ShardLinks
 
@@ -98,8 +98,8 @@ class Coordinator:
         self._server = await serve(
             self._handler, self.host, self.port, process_request=self._process_request,
             compression=None, max_size=self.max_frame, max_queue=64,
-            write_limit=64 << 20, ping_interval=self.heartbeat,
-            ping_timeout=self.heartbeat_timeout, close_timeout=1.0, server_header=None)
+            write_limit=WRITE_LIMIT, ping_interval=None, close_timeout=1.0,
+            server_header=None)  # heartbeats: liveness.watch
         self.port = self._server.sockets[0].getsockname()[1]
         await self.shard_links.start()
         self._tasks.append(asyncio.create_task(self._stats_loop()))
@@ -218,6 +218,7 @@ class Coordinator:
                                    elastic=self.membership.elastic))
         await self._try_form()
         reason = None
+        watcher = asyncio.ensure_future(self._watch(slot, ws))
         try:
             async for message in ws:
                 self.traffic[ws][0] += len(message)
@@ -229,13 +230,27 @@ class Coordinator:
             reason = f"closed by the coordinator: {e}"
             await ws.close(1008, str(e)[:120])
         finally:
+            watcher.cancel()
             self.traffic.pop(ws, None)
             self.data.sent_to.pop(ws, None)
             self.checkpoints.forget(ws)
             if slot.info.get("bye"):
                 reason = "bye"
+            reason = slot.info.get("lost_reason") or reason
             await self._leave(slot, reason or f"connection closed (code {ws.close_code})")
             await self._try_form()
+
+    async def _watch(self, slot, ws):
+        """Heartbeats: a worker that shows no sign of life for heartbeat_timeout s is lost."""
+        def progress():
+            return (self.traffic.get(ws, [0])[0],
+                    liveness.delivered(ws, self.data.sent_to.get(ws, 0)))
+
+        reason = await liveness.watch(ws, self.heartbeat, self.heartbeat_timeout, progress)
+        if reason is not None:
+            slot.info["lost_reason"] = reason
+            log.warning("rank %s (%s) %s", slot.rank, _peer(ws), reason)
+            ws.transport.abort()
 
     async def _worker_message(self, slot, ws, message):
         member = self.membership.members.get(slot.rank) is slot

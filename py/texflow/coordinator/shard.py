@@ -17,8 +17,8 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
-from . import pages, wire
-from .dataplane import DataPlane
+from . import liveness, pages, wire
+from .dataplane import WRITE_LIMIT, DataPlane
 
 log = logging.getLogger("texflow.coordinator")
 
@@ -31,6 +31,7 @@ class Shard:
         self.data = DataPlane(args.allow_nonfinite, args.max_bytes)
         self.client_ids = {}        # rank -> client id, of the current generation
         self.control = None
+        self.received, self.reasons = {}, {}   # per data connection: bytes in, why lost
 
     def _process_request(self, connection, request):
         origin = request.headers.get("Origin")
@@ -45,8 +46,7 @@ class Shard:
         a = self.args
         server = await serve(self._handler, a.host, a.port, process_request=self._process_request,
                              compression=None, max_size=a.max_frame, max_queue=64,
-                             write_limit=64 << 20, ping_interval=a.heartbeat,
-                             ping_timeout=a.heartbeat_timeout, close_timeout=1.0,
+                             write_limit=WRITE_LIMIT, ping_interval=None, close_timeout=1.0,
                              server_header=None)
         port = server.sockets[0].getsockname()[1]
         async with connect(a.control, compression=None, max_size=None) as control:
@@ -66,7 +66,18 @@ class Shard:
         server.close()
         await server.wait_closed()
 
+    async def _watch(self, ws):
+        a = self.args
+        reason = await liveness.watch(
+            ws, a.heartbeat, a.heartbeat_timeout,
+            lambda: (self.received.get(ws, 0),
+                     liveness.delivered(ws, self.data.sent_to.get(ws, 0))))
+        if reason is not None:
+            self.reasons[ws] = reason
+            ws.transport.abort()
+
     async def _handler(self, ws):
+        watcher = None
         try:
             hello = json.loads(await asyncio.wait_for(ws.recv(), 5))
             token = hello.get("token", "")
@@ -75,7 +86,9 @@ class Shard:
                 raise ValueError("wrong token or role")
             client_id = hello["client_id"]
             rank = await self._bind(ws, client_id, hello["rank"], hello["generation"])
+            watcher = asyncio.ensure_future(self._watch(ws))
             async for message in ws:
+                self.received[ws] = self.received.get(ws, 0) + len(message)
                 if isinstance(message, bytes):
                     h = wire.unpack(message)
                     if h.kind != wire.CONTRIB:
@@ -95,6 +108,9 @@ class Shard:
             log.warning("shard %d closed a connection: %s", self.args.index, e)
             await ws.close(1008, str(e)[:120])
         finally:
+            if watcher is not None:
+                watcher.cancel()
+            self.received.pop(ws, None)
             self.data.sent_to.pop(ws, None)
             lost = [r for r, c in self.data.members.items() if c is ws]
             for r in lost:
@@ -102,7 +118,8 @@ class Shard:
                 if self.control is not None:
                     try:
                         await self.control.send(wire.control(
-                            "lost", rank=r, reason=ws.close_reason or "connection closed"))
+                            "lost", rank=r, reason=self.reasons.pop(ws, None) or
+                            ws.close_reason or "connection closed"))
                     except ConnectionClosed:
                         pass
 

@@ -181,13 +181,15 @@ def slice_input_producer(tensor_list, num_epochs=None, shuffle=True, seed=None, 
 class _SliceQueue(_Queue):
     def __init__(self, arrays, num_epochs, shuffle, seed):
         super().__init__("input_producer")
-        self.arrays = [np.asarray(a) for a in arrays]
+        # read when the queue starts: a TF-1 Variable gets its value from its initializer
+        self.sources = list(arrays)
         self.num_epochs, self.shuffle, self.seed = num_epochs, shuffle, seed
 
     def _make(self):
-        ds = Dataset.from_tensor_slices(tuple(self.arrays))
+        arrays = tuple(np.asarray(a) for a in self.sources)
+        ds = Dataset.from_tensor_slices(arrays)
         if self.shuffle:
-            ds = ds.shuffle(len(self.arrays[0]), seed=self.seed)
+            ds = ds.shuffle(len(arrays[0]), seed=self.seed)
         return (e + () for e in ds.repeat(self.num_epochs))
 
 
@@ -250,16 +252,29 @@ class Coordinator:
 
 
 class QueueRunner:
-    """Stands for a queue's runner; queues fill in-line, so `join()` returns at once."""
+    """A queue's runner (`tf.train.QueueRunner(queue, enqueue_ops)`): queues fill in-line
+    when a dequeue needs elements, running `enqueue_ops` then, so `join()` returns at once."""
 
-    def __init__(self, queue):
+    def __init__(self, queue=None, enqueue_ops=None, close_op=None, cancel_op=None,
+                 queue_closed_exception_types=None, queue_runner_def=None, import_scope=None):
         self.queue = queue
+        self.enqueue_ops = list(enqueue_ops or [])
 
     def join(self, timeout=None):
         pass
 
     def is_alive(self):
         return False
+
+
+def add_queue_runner(qr, collection="queue_runners"):
+    """Registers a QueueRunner: start_queue_runners starts its queue, and a dequeue from an
+    empty queue runs its enqueue ops (`tf.train.add_queue_runner`)."""
+    runners = getattr(qr.queue, "runners", None)
+    if runners is None:
+        raise InvalidArgumentError(f"add_queue_runner: {qr.queue!r} is not a queue that "
+                                   "enqueue ops fill (tf.FIFOQueue)")
+    runners.append(qr)
 
 
 def start_queue_runners(sess=None, coord=None, daemon=True, start=True, collection=None):

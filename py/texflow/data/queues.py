@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 from ..errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
+from ..tensor_shape import TensorShape
 from . import sources, structure
 from .dataset import Dataset, Failure
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
@@ -119,12 +120,30 @@ class RecordTensor:
 
     def __init__(self, stream, fn, label):
         self.stream, self.fn, self.label = stream, fn, label
+        self.static_shape = None
 
     def value(self, element, memo):
         key = id(self)
         if key not in memo:
-            memo[key] = self.fn(element, memo)
+            value = self.fn(element, memo)
+            if self.static_shape is not None and not self.static_shape.is_compatible_with(
+                    np.shape(value)):
+                raise InvalidArgumentError(f"{self.label}: a record's value has shape "
+                                           f"{list(np.shape(value))}, but set_shape gave "
+                                           f"{self.static_shape}")
+            memo[key] = value
         return memo[key]
+
+    def set_shape(self, shape):
+        """Declares the shape every record's value has (`image.set_shape([784])`); a record
+        whose value has another shape raises InvalidArgumentError when it is read."""
+        self.static_shape = TensorShape(shape) if self.static_shape is None else \
+            self.static_shape.merge_with(shape)
+
+    def get_shape(self):
+        return TensorShape(None) if self.static_shape is None else self.static_shape
+
+    shape = property(get_shape)
 
     def __repr__(self):
         return f"<RecordTensor {self.label}>"

@@ -56,7 +56,9 @@ async def run_async(coro):
 class NativeTransport:
     """One WebSocket connection of a group to the coordinator (or to one of its shards)."""
 
-    heartbeat, heartbeat_timeout = 1.5, 5.0
+    # The coordinator watches workers closely (liveness.py); a worker only needs to notice
+    # a coordinator that hangs, and its pongs may wait behind megabytes of results.
+    heartbeat, heartbeat_timeout = 5.0, 30.0
 
     def __init__(self, core, index):
         self.core, self.index = core, index

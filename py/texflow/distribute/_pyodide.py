@@ -42,7 +42,10 @@ class PyodideTransport:
     def _message(self, data):
         if not isinstance(data, str):
             data = data.to_bytes()
-        self.core.on_message(self.index, data)
+        try:
+            self.core.on_message(self.index, data)
+        except Exception as e:  # a malformed message from the coordinator: drop it
+            self.sock.close(1002, f"{type(e).__name__}: {e}"[:120])
 
     def _closed(self, code, reason):
         was_open, self.open = self.open, False

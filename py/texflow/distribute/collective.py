@@ -142,7 +142,7 @@ class Group:
             self._core.listeners.append(on_change)
         page = _page_status()
         if page is not None:  # the worker page shows rank, generation, losses
-            self._core.listeners.append(lambda event: page({**event, "backend": backend}))
+            self._core.listeners.append(lambda event: page(_own_status(event, backend)))
         self.membership = None
         self._last_report = None
 
@@ -386,6 +386,15 @@ def _page_status():
     import js
     status = getattr(js, "texflowJobStatus", None)
     return None if status is None else (lambda d: status(json.dumps(d)))
+
+
+def _own_status(event, backend):
+    """The page's view of a membership event: "joined"/"left" name another member's rank,
+    which must not replace this worker's own."""
+    status = {**event, "backend": backend}
+    if event.get("event") in ("joined", "left"):
+        status["member_rank"] = status.pop("rank", None)
+    return status
 
 
 def _post(core, msg):

@@ -15,8 +15,11 @@ last reference to it.
 import numpy as np
 
 from .. import dtypes
-from ..errors import DisposedError, ShapeError
+from ..errors import DisposedError, ShapeError, missing_attribute
+from ..tensor_shape import TensorShape, known
 from . import memory
+
+_DType = dtypes.DType
 
 
 class Storage:
@@ -69,10 +72,12 @@ class Storage:
 
 
 class NDArray:
-    """An n-dimensional array of float32, int32 or bool.
+    """An n-dimensional array of float32, int32 or bool: TensorFlow 2's eager
+    `tf.Tensor` (`tf.Tensor` is this class) and deeplearn.js's NDArray.
 
-    Make one with `tf.array`, `tf.zeros`, the rank classes (`tf.Array2D.new`)
-    or any op. Attributes: `shape` (tuple), `dtype` (str), `size`, `rank`.
+    Make one with `tf.constant`, `tf.zeros`, the rank classes (`tf.Array2D.new`)
+    or any op. Attributes: `shape` (a TensorShape), `dtype` (a DType), `size`,
+    `rank`.
 
     >>> import texflow as tf
     >>> a = tf.Array2D.new([2, 3], [1, 2, 3, 10, 20, 30])
@@ -84,8 +89,8 @@ class NDArray:
     __array_priority__ = 100  # numpy defers `ndarray + NDArray` to NDArray
 
     def __init__(self, storage, shape, dtype):
-        self.shape = shape
-        self.dtype = dtype
+        self.shape = shape if type(shape) is TensorShape else known(shape)
+        self.dtype = dtype if type(dtype) is _DType else dtypes.device_dtype(dtype)
         self.size = storage.size
         self._storage = storage
         self._kept = False
@@ -99,7 +104,7 @@ class NDArray:
         Raises ShapeError when the number of values does not match the shape.
         """
         shape = normalize_shape(shape)
-        dtype = dtypes.as_dtype(dtype) if dtype is not None else None
+        dtype = dtypes.device_dtype(dtype) if dtype is not None else None
         if values is None:
             data = np.zeros(shape, dtypes.NUMPY[dtype or dtypes.float32])
         else:
@@ -209,11 +214,6 @@ class NDArray:
 
     # -- Python protocol ---------------------------------------------------------
 
-    def __len__(self):
-        if not self.shape:
-            raise TypeError("len() of a rank-0 NDArray")
-        return self.shape[0]
-
     def __bool__(self):
         if self.size != 1:
             raise ValueError(f"the truth value of an NDArray of shape {list(self.shape)} "
@@ -233,12 +233,32 @@ class NDArray:
 
     __hash__ = object.__hash__
 
+
     def __repr__(self):
         cls = type(self).__name__
         if self._storage is None:
             return f"<{cls} shape={list(self.shape)} dtype={self.dtype} (disposed)>"
         values = np.array2string(self.numpy(), separator=", ", threshold=64, prefix=f"{cls}(")
         return f"{cls}({values}, shape={list(self.shape)}, dtype={self.dtype})"
+
+
+class _CamelCase:
+    """A deeplearn.js camelCase name on the array classes: reading it (on a class or an
+    array) raises the AttributeError that names the snake_case one. (A __getattr__
+    would slow every attribute read; a metaclass, every isinstance check.)"""
+
+    def __init__(self, camel):
+        self.camel = camel
+
+    def __get__(self, obj, cls):
+        owner = f"type object {cls.__name__!r}" if obj is None else f"{cls.__name__!r} object"
+        raise missing_attribute(owner, self.camel, lambda n: hasattr(cls, n))
+
+
+for _camel in ("getValues", "getValuesAsync", "dataSync", "asScalar", "as1D", "as2D", "as3D",
+               "as4D", "asType", "isDisposed", "randNormal", "randUniform",
+               "randTruncatedNormal", "zerosLike", "onesLike"):
+    setattr(NDArray, _camel, _CamelCase(_camel))
 
 
 class Scalar(NDArray):
@@ -284,8 +304,8 @@ class _RankArray(NDArray):
         shape = normalize_shape(shape)
         rng = np.random.default_rng(seed)
         data = rng.normal(mean, stddev, shape).astype(np.float32)
-        if dtype is not None and dtypes.as_dtype(dtype) != dtypes.float32:
-            data = np.round(data).astype(dtypes.NUMPY[dtypes.as_dtype(dtype)])
+        if dtype is not None and dtypes.device_dtype(dtype) != dtypes.float32:
+            data = np.round(data).astype(dtypes.NUMPY[dtypes.device_dtype(dtype)])
         return from_numpy(data, cls=cls)
 
     @classmethod
@@ -334,9 +354,11 @@ def shape_size(shape):
 
 
 def normalize_shape(shape):
-    """A tuple of non-negative Python ints, or ShapeError naming the bad entry."""
+    """A TensorShape of non-negative Python ints, or ShapeError naming the bad entry."""
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
+    elif isinstance(shape, NDArray):  # a shape tensor (tf.shape(x)): its values
+        shape = shape.numpy().reshape(-1).tolist()
     try:
         dims = tuple(shape)
     except TypeError:
@@ -344,11 +366,13 @@ def normalize_shape(shape):
     out = []
     for d in dims:
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
-            raise ShapeError(f"a shape must be a list of ints, received {list(dims)!r}")
+            if not (isinstance(d, NDArray) and d.size == 1 and d.dtype == dtypes.int32):
+                raise ShapeError(f"a shape must be a list of ints, received {list(dims)!r}")
+            d = d.item()
         if d < 0:
             raise ShapeError(f"shape dimensions must not be negative, received {list(dims)}")
         out.append(int(d))
-    return tuple(out)
+    return known(out)
 
 
 def len_description(values, data):
@@ -378,7 +402,7 @@ def to_numpy(values, dtype=None, rank=None):
             f"(received {type(values).__name__})")
     if rank is not None and data.ndim != rank:
         raise ShapeError(f"expected a value of rank {rank}, received shape {list(data.shape)}")
-    target = dtypes.as_dtype(dtype) if dtype is not None else dtypes.from_numpy(data.dtype)
+    target = dtypes.device_dtype(dtype) if dtype is not None else dtypes.from_numpy(data.dtype)
     np_target = dtypes.NUMPY[target]
     if data.dtype != np_target:
         if target == dtypes.int32 and data.dtype.kind in "iu" and data.size:

@@ -8,7 +8,9 @@ the kernel call and the bookkeeping of its output.
 
 import numpy as np
 
+from .. import dtypes
 from ..errors import DisposedError, TexflowError
+from ..tensor_shape import known
 from . import context, scope
 from .ndarray import NDArray, Storage, from_numpy, to_numpy, view_class
 
@@ -33,7 +35,10 @@ class _Plan:
             for d in shape:
                 size *= d
             host = host or size == 0
-            self.outputs.append((shape, dtype, size, view_class(len(shape))))
+            # Built once per plan: every output of this signature shares these objects.
+            # Backends get the plain tuple (numpy converts tuple subclasses slowly).
+            self.outputs.append((known(shape), dtypes.device_dtype(dtype), size,
+                                 view_class(len(shape)), tuple(shape)))
         self.host = host
 
 
@@ -93,11 +98,11 @@ def run_op(op, inputs, attrs=None, backend=None):
                     storage.move_to(be)
         fn = be.kernels.get(op.name) or be.find_kernel(op.name)
         outputs = []
-        for k, (shape, dtype, size, cls) in enumerate(plan.outputs):
+        for k, (shape, dtype, size, cls, dims) in enumerate(plan.outputs):
             if op.num_outputs == 1:
-                handle = be.execute(fn, inputs, shape, dtype, attrs, key)
+                handle = be.execute(fn, inputs, dims, dtype, attrs, key)
             else:
-                handle = be.execute(fn, inputs, shape, dtype, dict(attrs, output_index=k),
+                handle = be.execute(fn, inputs, dims, dtype, dict(attrs, output_index=k),
                                     (key, k))
             outputs.append(cls(Storage(size, dtype, None, be, handle), shape, dtype))
     local = scope._local
@@ -128,13 +133,13 @@ def _run_with_temps(op, inputs, temps, attrs, backend):
 
 def _run_on_host(op, inputs, out, attrs, output_index):
     """Computes an op with its numpy kernel on host copies (size-0 cases, host-only ops)."""
-    shape, dtype, size, cls = out
+    shape, dtype, size, cls, dims = out
     host = context.backend_instance("numpy")
-    args = [x if type(x) in _SCALARS else x._storage.host_values().reshape(x.shape)
+    args = [x if type(x) in _SCALARS else x._storage.host_values().reshape(tuple(x.shape))
             for x in inputs]
     if output_index is not None:
         attrs = dict(attrs, output_index=output_index)
-    values = host.compute(host.find_kernel(op.name), args, shape, dtype, attrs)
+    values = host.compute(host.find_kernel(op.name), args, dims, dtype, attrs)
     if values.size != size:
         raise TexflowError(f"numpy kernel of {op.name!r} returned {values.size} values "
                            f"for output shape {list(shape)}")

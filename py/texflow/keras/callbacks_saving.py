@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import errors
-from ..checkpoint import files, state
+from ..checkpoint import atomic, files, state
 from . import backend
 from .callback_base import Callback
 from .callbacks import _Monitor
@@ -285,3 +285,4 @@ class BackupAndRestore(Callback):
     def on_train_end(self, logs=None):
         if self.delete_checkpoint and os.path.exists(self.backup_dir):
             shutil.rmtree(self.backup_dir)
+            atomic.changed(self.backup_dir)

@@ -11,6 +11,13 @@ from .serialization import (custom_object_scope, deserialize_keras_object,  # no
 CustomObjectScope = custom_object_scope
 
 
+def download_file(path, filename=None):
+    """In the browser, hands the file at `path` (a checkpoint, a `.keras` archive) to the
+    browser's downloads; see `texflow.storage.download`."""
+    from ..storage import download
+    download(path, filename)
+
+
 def to_categorical(x, num_classes=None):
     """One-hot rows for integer class labels (numpy, float32).
 

@@ -138,7 +138,7 @@ def conv2d(x, filters, strides=1, padding="VALID", dilations=1):
         dilations: an int, (dh, dw) or [1, dh, dw, 1].
 
     >>> tf.conv2d(tf.ones([1, 5, 5, 1]), tf.ones([3, 3, 1, 2]), padding="SAME").shape
-    (1, 5, 5, 2)
+    TensorShape([1, 5, 5, 2])
     """
     x, filters = _as_array(x), _as_array(filters)
     _check_image("conv2d", x)
@@ -184,7 +184,7 @@ def max_pool(x, ksize, strides=None, padding="VALID"):
     """Max pooling of NHWC `x` (tf.nn.max_pool2d); padded positions are ignored.
 
     >>> tf.max_pool(tf.ones([1, 4, 4, 1]), 2).shape
-    (1, 2, 2, 1)
+    TensorShape([1, 2, 2, 1])
     """
     return _pool(_max_pool, x, ksize, strides, padding)
 
@@ -194,7 +194,7 @@ def avg_pool(x, ksize, strides=None, padding="VALID"):
     window averages only the positions inside the image, as TensorFlow does.
 
     >>> tf.avg_pool(tf.ones([1, 4, 4, 1]), 2).shape
-    (1, 2, 2, 1)
+    TensorShape([1, 2, 2, 1])
     """
     return _pool(_avg_pool, x, ksize, strides, padding)
 

@@ -49,14 +49,15 @@ def constant(value, dtype=None, shape=None):
 
 def convert_to_tensor(value, dtype=None):
     """`value` itself if it is an NDArray of `dtype` (or any dtype when None), else a new one."""
-    if isinstance(value, NDArray) and (dtype is None or dtypes.as_dtype(dtype) == value.dtype):
+    if isinstance(value, NDArray) and (dtype is None
+                                       or dtypes.device_dtype(dtype) == value.dtype):
         return value
     return array(value, dtype)
 
 
 def _filled(shape, value, dtype):
     shape = normalize_shape(shape)
-    dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.scalar_dtype(value)
+    dtype = dtypes.device_dtype(dtype) if dtype is not None else dtypes.scalar_dtype(value)
     return from_numpy(np.full(shape, value, dtypes.NUMPY[dtype]))
 
 
@@ -79,17 +80,21 @@ def fill(shape, value, dtype=None):
     return _filled(shape, value, dtype)
 
 
-def zeros_like(x, dtype=None):
+def zeros_like(input, dtype=None, name=None):  # noqa: A002  (TensorFlow's argument name)
+    """Zeros of `input`'s shape and dtype (or `dtype`); `input` may be any array-like."""
+    x = as_array(input)
     return _filled(x.shape, 0, dtype or x.dtype)
 
 
-def ones_like(x, dtype=None):
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    """Ones of `input`'s shape and dtype (or `dtype`); `input` may be any array-like."""
+    x = as_array(input)
     return _filled(x.shape, 1, dtype or x.dtype)
 
 
 def _random(shape, dtype, draw):
     shape = normalize_shape(shape)
-    dtype = dtypes.as_dtype(dtype)
+    dtype = dtypes.device_dtype(dtype)
     data = draw(shape)
     if dtype != float32:
         data = np.floor(data) if dtype == dtypes.int32 else data
@@ -100,7 +105,7 @@ def random_normal(shape, mean=0.0, stddev=1.0, seed=None, dtype=float32):
     """Samples of a normal distribution; the same `seed` gives the same values.
 
     >>> tf.random_normal([2, 2], seed=1).shape
-    (2, 2)
+    TensorShape([2, 2])
     """
     if stddev < 0:
         raise ValueError(f"random_normal: stddev must be >= 0, received {stddev}")
@@ -119,7 +124,7 @@ def random_uniform(shape, minval=0.0, maxval=1.0, seed=None, dtype=float32):
     if maxval < minval:
         raise ValueError(f"random_uniform: maxval {maxval} is below minval {minval}")
     rng = np.random.default_rng(seed)
-    if dtypes.as_dtype(dtype) == dtypes.int32:
+    if dtypes.device_dtype(dtype) == dtypes.int32:
         if maxval <= minval:
             raise ValueError(f"random_uniform: int32 needs maxval > minval, "
                              f"received {minval} and {maxval}")
@@ -137,7 +142,8 @@ def range_(start, limit=None, delta=1, dtype=None):
     if dtype is None:
         dtype = dtypes.upcast(dtypes.scalar_dtype(start),
                               dtypes.upcast(dtypes.scalar_dtype(limit), dtypes.scalar_dtype(delta)))
-    return from_numpy(np.arange(start, limit, delta).astype(dtypes.NUMPY[dtypes.as_dtype(dtype)]))
+    np_dtype = dtypes.NUMPY[dtypes.device_dtype(dtype)]
+    return from_numpy(np.arange(start, limit, delta).astype(np_dtype))
 
 
 def as_array(x):

@@ -86,7 +86,7 @@ def _unary(name, infer, doc, grad=None):
         return run_op(op, (x,))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{doc}, elementwise.\n\n"
-                  f"    >>> tf.{name}(tf.array([-1.0, 0.5])).shape\n    (2,)\n")
+                  f"    >>> tf.{name}(tf.array([-1.0, 0.5])).shape\n    TensorShape([2])\n")
     fn.op = op
     return fn
 
@@ -189,7 +189,7 @@ def _binary(name, infer, doc, grad=None):
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{doc}, elementwise with numpy broadcasting.\n\n    Args:\n"
                   "        a, b: NDArrays, numbers, lists or numpy arrays.\n\n"
-                  f"    >>> tf.{name}(tf.array([1.0, 2.0]), 2.0).shape\n    (2,)\n")
+                  f"    >>> tf.{name}(tf.array([1.0, 2.0]), 2.0).shape\n    TensorShape([2])\n")
     fn.op = op
     return fn
 
@@ -397,15 +397,21 @@ def _cast_grad(dy, inputs, y, attrs):
 _cast = def_op("cast", _cast_infer, grad=_cast_grad)
 
 
-def cast(x, dtype):
-    """`x` converted to `dtype` ('float32', 'int32' or 'bool').
+def cast(x, dtype, name=None):
+    """`x` (a tensor, number, list or numpy data) converted to `dtype`.
 
     Floats become ints by truncation toward zero; anything non-zero becomes True.
+    int64 and the small integer types are stored as int32, float64 as float32
+    (texflow's device dtypes); float16 raises DTypeError.
 
-    >>> tf.cast(tf.array([1.7, -1.7]), 'int32').tolist()
+    >>> tf.cast(tf.constant([1.7, -1.7]), tf.int32).numpy().tolist()
     [1, -1]
+    >>> tf.cast(3, tf.float32).numpy()
+    np.float32(3.0)
     """
-    dtype = dtypes.as_dtype(dtype)
-    if isinstance(x, NDArray) and x.dtype == dtype:
+    dtype = dtypes.device_dtype(dtype)
+    if not isinstance(x, NDArray):
+        x = from_numpy(to_numpy(x))
+    if x.dtype == dtype:
         return run_view(_cast, x, x.shape, {"dtype": dtype})
     return run_op(_cast, (x,), {"dtype": dtype})

@@ -67,7 +67,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
         transpose_a, transpose_b: use the transpose of the last two axes.
 
     >>> tf.matmul(tf.ones([2, 3]), tf.ones([3, 4])).shape
-    (2, 4)
+    TensorShape([2, 4])
     """
     a = a if isinstance(a, NDArray) else from_numpy(to_numpy(a))
     b = b if isinstance(b, NDArray) else from_numpy(to_numpy(b))

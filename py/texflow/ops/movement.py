@@ -8,7 +8,8 @@ from ..engine.registry import def_op
 from ..engine.run import run_op, run_view
 from ..errors import InvalidArgumentError, ShapeError
 from .grad_util import unbroadcast
-from .shape_util import broadcast_shapes
+from .index_checks import check_gather, check_segment_ids
+from .shape_util import broadcast_shapes, normalize_axis
 
 
 def _as_array(x):
@@ -51,7 +52,7 @@ def reshape(x, shape):
     One dimension may be -1 and is inferred.
 
     >>> tf.reshape(tf.array([1, 2, 3, 4, 5, 6]), [2, -1]).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     x = _as_array(x)
     shape = infer_reshape(shape, x.size)
@@ -110,7 +111,7 @@ def transpose(x, perm=None):
     The default reverses the axes.
 
     >>> tf.transpose(tf.zeros([2, 3, 4]), [1, 0, 2]).shape
-    (3, 2, 4)
+    TensorShape([3, 2, 4])
     """
     x = _as_array(x)
     rank = len(x.shape)
@@ -318,7 +319,7 @@ def concat(values, axis=0):
     """Arrays joined along an existing `axis` (tf.concat); shapes match elsewhere.
 
     >>> tf.concat([tf.zeros([2, 1]), tf.ones([2, 2])], axis=1).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     values = [_as_array(v) for v in values]
     if not values:
@@ -337,7 +338,7 @@ def stack(values, axis=0):
     """Arrays of one shape joined along a new `axis` (tf.stack).
 
     >>> tf.stack([tf.zeros([2]), tf.ones([2])]).shape
-    (2, 2)
+    TensorShape([2, 2])
     """
     values = [_as_array(v) for v in values]
     if not values:
@@ -356,7 +357,9 @@ def stack(values, axis=0):
 def unstack(x, axis=0):
     """The slices of `x` along `axis`, each without that axis (tf.unstack)."""
     x = _as_array(x)
-    axis %= len(x.shape)
+    if not x.shape:
+        raise ShapeError("unstack: cannot unstack a rank-0 tensor (it has no axis)")
+    axis = normalize_axis("unstack", axis, len(x.shape))
     out = []
     for i in range(x.shape[axis]):
         begin = [0] * len(x.shape)
@@ -398,8 +401,9 @@ _gather = def_op("gather", _gather_infer, grad=_gather_grad)
 def gather(params, indices, axis=0):
     """Slices of `params` along `axis` picked by int32 `indices` (tf.gather).
 
-    An index outside [0, params.shape[axis]) raises on the numpy backend and
-    gives zeros on GPU backends (TensorFlow's CPU and GPU behaviours).
+    An index outside [0, params.shape[axis]) raises InvalidArgumentError, as in
+    TensorFlow, whenever the indices are known on the host; indices that exist only
+    on a GPU give NaN (floats) or the lowest int32 there (see the README).
 
     >>> tf.gather(tf.array([10, 20, 30]), tf.array([2, 0])).tolist()
     [30, 10]
@@ -410,6 +414,7 @@ def gather(params, indices, axis=0):
     if not -rank <= axis < rank:
         raise ShapeError(f"gather: axis {axis} is out of range for params of shape "
                          f"{list(params.shape)}")
+    check_gather(indices, params.shape[axis % rank])
     return run_op(_gather, (params, indices), {"axis": axis % rank})
 
 
@@ -421,14 +426,24 @@ def _segment_infer(inputs, attrs):
     return (attrs["num_segments"],) + data.shape[1:], data.dtype
 
 
-_segment_sum = def_op(
-    "unsorted_segment_sum", _segment_infer,
-    grad=lambda dy, inputs, y, attrs: (gather(dy, inputs[1]), None))
+def _segment_grad(dy, inputs, y, attrs):
+    # NOTE: rows with a negative id were dropped: their gradient is 0 (TensorFlow's
+    # _GatherDropNegatives), so gather at max(id, 0) and mask.
+    from . import elementwise as ew
+    ids = inputs[1]
+    keep = ew.greater_equal(ids, 0)
+    rows = gather(dy, ew.maximum(ids, 0))
+    mask = reshape(keep, keep.shape + (1,) * (len(rows.shape) - 1))
+    return ew.where(mask, rows, ew.cast(0, rows.dtype)), None
+
+
+_segment_sum = def_op("unsorted_segment_sum", _segment_infer, grad=_segment_grad)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments):
-    """Sums of the rows of `data` grouped by 1-D int32 `segment_ids` (ids outside
-    [0, num_segments) are dropped), TensorFlow's unsorted_segment_sum.
+    """Sums of the rows of `data` grouped by 1-D int32 `segment_ids`, TensorFlow's
+    unsorted_segment_sum: negative ids are dropped, an id >= num_segments raises
+    InvalidArgumentError (NaN outputs where the ids exist only on a GPU).
 
     >>> tf.unsorted_segment_sum(tf.array([1, 2, 3]), tf.array([1, 0, 1]), 2).tolist()
     [2, 4]
@@ -436,4 +451,5 @@ def unsorted_segment_sum(data, segment_ids, num_segments):
     data = _as_array(data)
     ids = segment_ids if isinstance(segment_ids, NDArray) else \
         from_numpy(to_numpy(segment_ids, "int32"))
+    check_segment_ids(ids, int(num_segments))
     return run_op(_segment_sum, (data, ids), {"num_segments": int(num_segments)})

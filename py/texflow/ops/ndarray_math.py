@@ -10,7 +10,7 @@ import warnings
 
 from ..engine import context, scope as scopes
 from ..engine.ndarray import NDArray
-from ..errors import BackendError, ScopeError, ShapeError
+from ..errors import BackendError, ScopeError, ShapeError, missing_attribute
 from . import conv as cv
 from . import elementwise as ew
 from . import matmul as mm
@@ -32,7 +32,7 @@ _OPS = {
         "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
         "greater_equal", "where", "cast", "is_nan", "is_finite", "logical_not")},
     **{name: getattr(rd, name) for name in (
-        "sum", "mean", "max", "min", "argmax", "argmin", "logsumexp")},
+        "sum", "mean", "max", "min", "logsumexp")},
     **{name: getattr(mv, name) for name in (
         "reshape", "transpose", "broadcast_to", "slice", "pad", "tile", "concat", "stack",
         "gather", "unsorted_segment_sum", "expand_dims", "squeeze", "flatten")},
@@ -99,13 +99,14 @@ def _deeplearn_names():
         "dot_product": lambda a, b: mm.matmul(a, b),
         "outer_product": lambda a, b: mm.matmul(mv.reshape(a, (-1, 1)), mv.reshape(b, (1, -1))),
         "switch_dim": mv.transpose,
-        "log_sum_exp": rd.logsumexp, "arg_max": rd.argmax, "arg_min": rd.argmin,
-        "arg_max_equals": lambda a, b: ew.equal(rd.argmax(a), rd.argmax(b)),
+        "log_sum_exp": rd.logsumexp, "arg_max": rd.arg_max, "arg_min": rd.arg_min,
+        "argmax": rd.arg_max, "argmin": rd.arg_min,  # deeplearn.js's: they flatten
+        "arg_max_equals": lambda a, b: ew.equal(rd.arg_max(a), rd.arg_max(b)),
         "step": lambda x: ew.cast(ew.greater(x, 0), "float32"),
         "clone": lambda x: ew.add(x, 0),
         "reduce_sum": rd.sum, "reduce_mean": rd.mean, "reduce_max": rd.max,
         "subtract": ew.sub,
-        "argmax_equals": lambda a, b: ew.equal(rd.argmax(a), rd.argmax(b)),
+        "argmax_equals": lambda a, b: ew.equal(rd.arg_max(a), rd.arg_max(b)),
     }
 
 
@@ -156,7 +157,8 @@ class NDArrayMath:
     def __getattr__(self, name):
         fn = _OPS.get(name) or _DEEPLEARN.get(name)
         if fn is None:
-            raise AttributeError(f"{type(self).__name__} has no op {name!r}")
+            raise missing_attribute(type(self).__name__, name,
+                                    lambda n: lookup(n) or hasattr(type(self), n))
         method = self._bind(name, fn)
         self.__dict__[name] = method
         return method
@@ -174,12 +176,17 @@ def lookup(name):
 
 
 class NDArrayMathGPU(NDArrayMath):
-    """Math on the best GPU backend here (webgpu, then webgl; wgpu natively).
+    """Math on the GPU backend: the active backend when it is a GPU one (the one
+    `tf.set_backend` or `run-browser --backend` chose), else the best available
+    (webgpu, then webgl in the browser; wgpu natively), so `tf.*` and `math.*` ops
+    share one device and never move data between two GPU APIs.
 
     With no GPU backend available it warns and uses the numpy backend.
     """
 
     def __init__(self, safe_mode=True, backend=None):
+        if backend is None and context.current().is_gpu:
+            backend = context.current().name
         if backend is None:
             try:
                 backend = context.pick_best(context.GPU_PREFERENCE)

@@ -13,6 +13,7 @@ from ..errors import DTypeError, InvalidArgumentError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
 from .creation import range_
+from .index_checks import check_labels, host_values
 from .movement import expand_dims, reshape
 
 
@@ -69,7 +70,9 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
 def sparse_softmax_cross_entropy_with_logits(labels, logits):
     """Cross-entropy of int32 class `labels` [batch...] against `logits` [batch..., classes].
 
-    A label outside [0, classes) contributes 0 (no class is picked).
+    A label outside [0, classes) raises InvalidArgumentError, as in TensorFlow, when the
+    labels are known on the host (data usually is); labels that exist only on a GPU
+    give a NaN loss for that example there (TensorFlow's GPU kernels do the same).
     """
     logits = _float(logits, "sparse_softmax_cross_entropy")
     labels = _as_array(labels)
@@ -80,8 +83,14 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits):
         raise ShapeError(f"sparse_softmax_cross_entropy_with_logits: labels shape "
                          f"{list(labels.shape)} must be logits shape {list(logits.shape)} "
                          "without its last axis")
-    picked = one_hot(labels, logits.shape[-1])
-    return ew.neg(rd.sum(ew.mul(picked, log_softmax(logits)), axis=-1))
+    classes = logits.shape[-1]
+    picked = one_hot(labels, classes)
+    loss = ew.neg(rd.sum(ew.mul(picked, log_softmax(logits)), axis=-1))
+    if check_labels(labels, classes):
+        return loss
+    # NOTE: device-only labels: one_hot gives a zero row for a bad label; NaN marks it.
+    valid = ew.logical_and(ew.greater_equal(labels, 0), ew.less(labels, classes))
+    return ew.where(valid, loss, float("nan"))
 
 
 def sigmoid_cross_entropy_with_logits(labels, logits):
@@ -307,8 +316,8 @@ def _class_labels(labels, logits, name):
     if labels.shape == logits.shape[:-1] + (1,):
         labels = reshape(labels, labels.shape[:-1])
     if labels.dtype != int32:
-        from .elementwise import cast
-        labels = cast(labels, int32)
+        host = host_values(labels)  # keep host-known labels checkable on the host
+        labels = ew.cast(labels, int32) if host is None else from_numpy(to_numpy(host, int32))
     if labels.shape != logits.shape[:-1]:
         raise ShapeError(f"{name}: labels of shape {list(labels.shape)} do not match "
                          f"predictions of shape {list(logits.shape)} (classes on the last axis)")

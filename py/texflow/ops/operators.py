@@ -1,4 +1,4 @@
-"""Python operators on NDArray (+ - * / ** @, unary -, abs, comparisons).
+"""Python operators on NDArray (+ - * / ** @, unary -, abs, comparisons, indexing).
 
 Installed onto the engine's NDArray class here so the engine never imports ops.
 """
@@ -8,6 +8,7 @@ import numpy as np
 from ..dtypes import bool_
 from ..engine.ndarray import NDArray
 from . import elementwise as ew
+from . import indexing
 from .matmul import matmul
 from .movement import reshape, transpose
 
@@ -68,6 +69,8 @@ def install():
         "__eq__": _compare(ew.equal), "__ne__": _compare(ew.not_equal),
         "__lt__": _compare(ew.less), "__le__": _compare(ew.less_equal),
         "__gt__": _compare(ew.greater), "__ge__": _compare(ew.greater_equal),
+        "__getitem__": indexing.getitem, "__iter__": indexing.iterate,
+        "__len__": indexing.length,
         "reshape": _reshape_method,
         "transpose": lambda self, perm=None: transpose(self, perm),
         "as_type": ew.cast, "astype": ew.cast,

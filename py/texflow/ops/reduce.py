@@ -1,10 +1,12 @@
-"""Reductions: sum, mean, max, min, argmax, argmin, logsumexp.
+"""Reductions: sum, mean, max, min, argmax, argmin (and deeplearn.js's arg_max, arg_min),
+logsumexp.
 
 `axis` is None (all axes), an int or a list of ints; negative axes count from
 the end. Empty reductions follow TensorFlow: sum gives 0, max gives the
 lowest value (-inf for float32), min the highest, mean NaN.
 """
 
+from .. import dtypes
 from ..dtypes import bool_, float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
@@ -222,23 +224,62 @@ def _arg_reduction(op, x, axis, keepdims):
     return run_op(op, (x,), {"axis": axis, "keepdims": bool(keepdims)})
 
 
-def argmax(x, axis=None, keepdims=False):
-    """The int32 index of the largest element along `axis` (of the flattened
-    array when None). Ties give the first index; NaN counts as largest.
+def arg_max(x, axis=None, keepdims=False):
+    """deeplearn.js's argMax (`math.arg_max`): the int32 index of the largest element
+    along `axis`, of the flattened array when None. Ties give the first index; NaN
+    counts as largest (as numpy).
 
-    >>> tf.argmax(tf.array([[1.0, 5.0], [7.0, 2.0]]), axis=1).tolist()
-    [1, 0]
+    >>> tf.NDArrayMathCPU().arg_max(tf.constant([[1.0, 5.0], [7.0, 2.0]])).numpy()
+    np.int32(2)
     """
     return _arg_reduction(_argmax, x, axis, keepdims)
 
 
-def argmin(x, axis=None, keepdims=False):
-    """The int32 index of the smallest element along `axis` (see `argmax`).
-
-    >>> tf.argmin(tf.array([3.0, 1.0, 2.0])).get()
-    1
-    """
+def arg_min(x, axis=None, keepdims=False):
+    """deeplearn.js's argMin (`math.arg_min`), see `arg_max`."""
     return _arg_reduction(_argmin, x, axis, keepdims)
+
+
+def _tf_arg(op, input, axis, output_type):  # noqa: A002
+    x = _as_array(input)
+    out = dtypes.as_dtype(output_type)
+    if out not in (dtypes.int32, dtypes.int64, dtypes.int16, dtypes.uint16):
+        raise InvalidArgumentError(f"Value for attr 'output_type' of {out.name} is not in the "
+                                   "list of allowed values: int16, uint16, int32, int64")
+    rank = len(x.shape)
+    axis = 0 if axis is None else axis
+    if isinstance(axis, NDArray):
+        axis = axis.item()
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(f"Expected dimension in the range [{-rank}, {rank}), but "
+                                   f"got {axis}")
+    if x.dtype == float32:
+        # NOTE: TensorFlow's kernels skip NaN (it never compares greater); numpy's and the
+        # device kernels pick it, so NaN becomes the value that cannot win.
+        worst = float("-inf") if op is _argmax else float("inf")
+        x = scope(lambda: ew.where(ew.is_nan(x), worst, x))
+    return run_op(op, (x,), {"axis": axis % rank, "keepdims": False})
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    """TensorFlow's argmax: the index of the largest value along `axis` (axis 0 when
+    None; the deeplearn.js math objects' `arg_max` flattens instead). Ties give the
+    first index and NaN is skipped, as in TensorFlow. `output_type` int64 (the
+    default) is stored as int32, texflow's integer dtype.
+
+    >>> tf.argmax(tf.constant([[1.0, 5.0], [7.0, 2.0]])).numpy().tolist()
+    [1, 0]
+    """
+    return _tf_arg(_argmax, input, axis, output_type)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    """TensorFlow's argmin: the index of the smallest value along `axis` (see argmax).
+
+    >>> tf.argmin(tf.constant([3.0, 1.0, 2.0])).numpy()
+    np.int32(1)
+    """
+    return _tf_arg(_argmin, input, axis, output_type)
 
 
 def logsumexp(x, axis=None, keepdims=False):

@@ -32,6 +32,8 @@ def normalize_axes(op_name, axis, rank):
         return tuple(range(rank))
     if isinstance(axis, bool):
         raise ShapeError(f"{op_name}: axis must be an int or a list of ints, received {axis!r}")
+    if hasattr(axis, "numpy"):  # an axis tensor: its values
+        axis = axis.numpy().tolist()
     try:
         axes = [int(axis)] if not hasattr(axis, "__iter__") else [int(a) for a in axis]
     except (TypeError, ValueError):

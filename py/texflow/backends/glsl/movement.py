@@ -1,6 +1,6 @@
 """GLSL kernels of the movement ops.
 
-transpose, broadcast_to, slice and tile are strided copies through the
+transpose, broadcast_to, slice, strided_slice and tile are strided copies through the
 elementwise generator (`map_launch`): a slice is the input's strides plus a
 flat offset, a tile a broadcast of the input viewed with a size-1 axis before
 each of its axes. pad, concat, gather and unsorted_segment_sum have programs of
@@ -41,6 +41,16 @@ def slice_(b, x, begin, size):
     strides = contiguous_strides(x.shape)
     offset = sum(i * s for i, s in zip(begin, strides))
     map_launch(b, b.out, [(x, x.type, strides, offset)], "x0", "copy")
+
+
+@kernel("strided_slice", "glsl")
+def strided_slice(b, x, window, shape, **spec):
+    # the output viewed as one axis per input axis (counts): a strided read of x
+    strides = contiguous_strides(x.shape)
+    offset = sum(start * s for (start, _, _), s in zip(window, strides))
+    view = Arg(b.out.ref, [c for _, _, c in window], b.out.dtype)
+    map_launch(b, view, [(x, x.type, [step * s for (_, step, _), s in zip(window, strides)],
+                          offset)], "x0", "copy")
 
 
 @kernel("reverse", "glsl")
@@ -164,6 +174,10 @@ def gather(b, params, indices, axis):
              {"uN": n, "uM": max(indices.size, 1), "uInner": inner})
 
 
+# What a kernel writes for an index it cannot raise about: nothing plausible.
+_BAD = {"float": "intBitsToFloat(0x7fc00000)", "int": "-2147483647 - 1"}
+
+
 @kernel("unsorted_segment_sum", "glsl")
 def unsorted_segment_sum(b, data, ids, num_segments):
     # Each output element scans every id: O(segments x rows) reads, as no scatter
@@ -174,13 +188,13 @@ def unsorted_segment_sum(b, data, ids, num_segments):
     def source():
         return _lanes_source("segment_sum.frag", [t, "int"], t, vec)
     b.launch(("segment_sum", t, vec), source, b.out, [data, ids],
-             {"uRows": data.shape[0], "uInner": inner})
+             {"uRows": data.shape[0], "uInner": inner, "uSegments": num_segments})
 
 
 def _lanes_source(name, in_types, t, vec):
     """A program computing a texel by `pick(o)`: whole (vec) or lane by lane."""
     t4 = vec4_type(t)
-    return fill(name, head=head(in_types, t), T=t, T4=t4, V=t4 if vec else t,
+    return fill(name, head=head(in_types, t), T=t, T4=t4, V=t4 if vec else t, bad=_BAD[t],
                 fetch="texel0(i >> 2)" if vec else "get0(i)",
                 result="pick(o)" if vec else
                 f"{t4}(pick(o), pick(o + 1), pick(o + 2), pick(o + 3))")

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...errors import InvalidArgumentError
 from ..base import kernel
 
 
@@ -25,6 +26,16 @@ def slice_(x, begin, size):
     return x[tuple(slice(b, b + s) for b, s in zip(begin, size))]
 
 
+@kernel("strided_slice", "numpy")
+def strided_slice(x, window, shape, **spec):
+    index = []
+    for start, step, count in window:
+        stop = start + step * count  # start is -1 (before the first) only when count is 0
+        index.append(slice(0, 0) if count == 0 else
+                     slice(start, stop if stop >= 0 else None, step))
+    return x[tuple(index)].reshape(shape)
+
+
 @kernel("pad", "numpy")
 def pad(x, paddings, constant_values):
     return np.pad(x, paddings, constant_values=constant_values)
@@ -44,16 +55,21 @@ def concat(*values, axis):
 def gather(params, indices, axis):
     n = params.shape[axis]
     bad = (indices < 0) | (indices >= n)
-    if bad.any():
-        first = indices[bad].reshape(-1)[0]
-        raise IndexError(f"gather: index {first} is out of range [0, {n}) for axis {axis} of "
-                         f"params shape {list(params.shape)}")
+    if bad.any():  # on the host every index is known: TensorFlow's CPU error
+        where = ",".join(str(int(k)) for k in np.unravel_index(np.flatnonzero(bad)[0],
+                                                                bad.shape)) if bad.ndim else ""
+        raise InvalidArgumentError(f"indices[{where}] = {indices[bad].reshape(-1)[0]} is not "
+                                   f"in [0, {n})")
     return np.take(params, indices, axis=axis)
 
 
 @kernel("unsorted_segment_sum", "numpy")
 def unsorted_segment_sum(data, ids, num_segments):
     out = np.zeros((num_segments,) + data.shape[1:], data.dtype)
+    if (ids >= num_segments).any():  # TensorFlow rejects these (and drops negative ids)
+        k = int(np.flatnonzero(ids >= num_segments)[0])
+        raise InvalidArgumentError(f"segment_ids[{k}] = {ids[k]} is out of range "
+                                   f"[0, {num_segments})")
     keep = (ids >= 0) & (ids < num_segments)
     np.add.at(out, ids[keep], data[keep])
     return out

@@ -1,4 +1,4 @@
-"""WGSL kernels of the movement ops: transpose, broadcast_to, slice, tile, concat,
+"""WGSL kernels of the movement ops: transpose, broadcast_to, slice, strided_slice, tile, concat,
 pad, gather and unsorted_segment_sum.
 
 Most are one strided copy (`copy_step`): element i of a shape is read at
@@ -80,6 +80,16 @@ def slice_(be, inputs, out_shape, out_dtype, begin, size):
     return Recipe([copy_step(0, 1, out_dtype, out_shape, own, offset)], 4 * size_of(out_shape))
 
 
+@kernel("strided_slice", "wgsl")
+def strided_slice(be, inputs, out_shape, out_dtype, window, shape, **spec):
+    x = inputs[0]
+    own = contiguous_strides(x.shape)
+    offset = sum(start * s for (start, _, _), s in zip(window, own))
+    counts = tuple(c for _, _, c in window)
+    src = tuple(step * s for (_, step, _), s in zip(window, own))
+    return Recipe([copy_step(0, 1, out_dtype, counts, src, offset)], 4 * size_of(out_shape))
+
+
 @kernel("reverse", "wgsl")
 def reverse(be, inputs, out_shape, out_dtype, axes):
     # reversed axes read with negative strides from their last element
@@ -155,9 +165,22 @@ def gather(be, inputs, out_shape, out_dtype, axis):
     params, indices = inputs
     t = STORAGE[out_dtype]
     n = size_of(out_shape)
-    meta = [n, indices.size, size_of(params.shape[axis + 1:]), params.shape[axis]]
-    return Recipe([Step(_file_program("gather", (t, "i32"), t, T=t), meta, grid_for(n),
-                        (0, 1, 2))], 4 * n)
+    meta = [n, indices.size, size_of(params.shape[axis + 1:]), params.shape[axis],
+            *_BAD_PARAMS]
+    return Recipe([Step(_file_program("gather", (t, "i32"), t, T=t, bad=_bad(t, 4)), meta,
+                        grid_for(n), (0, 1, 2))], 4 * n)
+
+
+# What a kernel writes for an index it cannot raise about: nothing plausible. The bits
+# travel in params: a NaN constant does not compile in Chrome's WGSL compiler.
+_NAN_BITS, _INT_MIN = 0x7fc00000, -2**31
+
+
+def _bad(t, at):
+    return f"bitcast<f32>(params[{at}])" if t == "f32" else f"params[{at + 1}]"
+
+
+_BAD_PARAMS = [_NAN_BITS, _INT_MIN]
 
 
 @kernel("unsorted_segment_sum", "wgsl")
@@ -166,6 +189,6 @@ def unsorted_segment_sum(be, inputs, out_shape, out_dtype, num_segments):
     t = STORAGE[out_dtype]
     store = "select(0, 1, acc != 0)" if out_dtype == "bool" else "acc"
     n = size_of(out_shape)
-    meta = [n, size_of(data.shape[1:]), data.shape[0]]
-    return Recipe([Step(_file_program("segment_sum", (t, "i32"), t, T=t, store=store), meta,
-                        grid_for(n), (0, 1, 2))], 4 * n)
+    meta = [n, size_of(data.shape[1:]), data.shape[0], num_segments, *_BAD_PARAMS]
+    return Recipe([Step(_file_program("segment_sum", (t, "i32"), t, T=t, store=store,
+                                      bad=_bad(t, 4)), meta, grid_for(n), (0, 1, 2))], 4 * n)

@@ -77,8 +77,8 @@ class Adam(Optimizer):
         for v in variables:
             self.add_variable_from_reference(v, "momentum")
             self.add_variable_from_reference(v, "velocity")
-            if self.amsgrad:
-                self.add_variable_from_reference(v, "velocity_hat")
+        for v in variables if self.amsgrad else ():   # Keras 3's order of `variables`
+            self.add_variable_from_reference(v, "velocity_hat")
         super().build(variables)
 
     def update_step(self, gradient, variable, learning_rate, slots):
@@ -142,12 +142,13 @@ class RMSprop(Optimizer):
         self.centered = centered
 
     def build(self, variables):
+        # Keras 3's order of `variables`: every velocity, then momentums, then averages.
         for v in variables:
             self.add_variable_from_reference(v, "velocity")
-            if self.momentum > 0:
-                self.add_variable_from_reference(v, "momentum")
-            if self.centered:
-                self.add_variable_from_reference(v, "average_gradient")
+        for v in variables if self.momentum > 0 else ():
+            self.add_variable_from_reference(v, "momentum")
+        for v in variables if self.centered else ():
+            self.add_variable_from_reference(v, "average_gradient")
         super().build(variables)
 
     def update_step(self, gradient, variable, learning_rate, slots):

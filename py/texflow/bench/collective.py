@@ -1,0 +1,331 @@
+"""`texflow bench --collective`: all-reduce through the coordinator, side by side in one run
+with the raw loopback throughput of the `websockets` library for the same bytes and, given
+`--tf-python`, TensorFlow's MultiWorkerMirroredStrategy collective all-reduce (RING).
+
+Every process here is a real one: the coordinator (and its shards) in its own process, each
+native worker in its own process, browser workers as headless worker pages
+(collective_browser.py). A benchmark prints what it measured; tests never assert times.
+"""
+
+import json
+import multiprocessing
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+SIZES = (1_000, 100_000, 1_000_000, 10_000_000)
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _median(values):
+    return sorted(values)[len(values) // 2]
+
+
+JOB = Path(__file__).with_name("collective_job.py")
+
+
+def _run_coordinator(queue, options, job_args):
+    import logging
+    logging.basicConfig(level=logging.WARNING)
+    from ..coordinator import CoordinatorThread, Job
+    if job_args is not None:
+        options["job"] = Job(JOB, job_args)
+    c = CoordinatorThread(**options).start()
+    queue.put((c.url, c.token, c.origin))
+    while True:
+        time.sleep(3600)
+
+
+class CoordinatorProcess:
+    """A coordinator in its own process (with the benchmark job when `job_args` is given):
+    `url`, `token`, `origin`; `stop()`."""
+
+    def __init__(self, job_args=None, **options):
+        ctx = multiprocessing.get_context("spawn")
+        queue = ctx.Queue()
+        options.setdefault("port", 0)
+        self.process = ctx.Process(target=_run_coordinator, args=(queue, options, job_args),
+                                   daemon=True)
+        self.process.start()
+        self.url, self.token, self.origin = queue.get(timeout=120)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.join(10)
+
+
+def parse_job_output(text):
+    """The {"rank", "backend", "times"} a benchmark job printed (times by int size)."""
+    for line in text.splitlines():
+        if line.startswith("BENCH "):
+            found = json.loads(line[len("BENCH "):])
+            found["times"] = {int(k): v for k, v in found["times"].items()}
+            return found
+    raise RuntimeError(f"a benchmark worker printed no result:\n{text[-3000:]}")
+
+
+def measure_native(workers, sizes, repeats, shards=1):
+    """{size: ms}: all-reduces of float32 ones among `workers` native processes, each
+    `texflow worker` running the benchmark job (the median over ranks of their medians)."""
+    args = [",".join(map(str, sizes)), str(repeats)]
+    coordinator = CoordinatorProcess(num_workers=workers, shards=shards)
+    procs = [subprocess.Popen([sys.executable, "-m", "texflow.cli", "worker", "--coordinator",
+                               coordinator.url, "--token", coordinator.token, str(JOB), "--",
+                               *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True) for _ in range(workers)]
+    try:
+        outs = [p.communicate(timeout=3600)[0] for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+        coordinator.stop()
+    results = [parse_job_output(out)["times"] for out in outs]
+    return {n: _median([r[n] for r in results]) for n in sizes}
+
+
+def _echo_server(queue):
+    import asyncio
+    from websockets.asyncio.server import serve
+
+    async def echo(ws):
+        ws.transport.max_size = 1 << 20  # as the coordinator reads
+        async for message in ws:
+            await ws.send(message)
+
+    async def main():
+        async with serve(echo, "127.0.0.1", 0, compression=None, max_size=None,
+                         write_limit=64 << 20) as server:
+            queue.put(server.sockets[0].getsockname()[1])
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
+def measure_raw_websockets(sizes, repeats, chunk=1 << 20):
+    """{size: ms} to send `size` float32 through a `websockets` echo server (another
+    process) and receive it back, in messages of `chunk` bytes: the library's own cost for
+    what one worker sends and receives in an all-reduce."""
+    from websockets.sync.client import connect
+
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    server = ctx.Process(target=_echo_server, args=(queue,), daemon=True)
+    server.start()
+    out = {}
+    try:
+        port = queue.get(timeout=60)
+        with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None) as ws:
+            for n in sizes:
+                data = np.ones(n, np.float32).tobytes()
+                parts = [data[i:i + chunk] for i in range(0, len(data), chunk)]
+                times = []
+                for i in range(repeats + 2):
+                    t0 = time.perf_counter()
+                    for part in parts:
+                        ws.send(part)
+                    for _ in parts:
+                        ws.recv()
+                    if i >= 2:
+                        times.append(time.perf_counter() - t0)
+                out[n] = _median(times) * 1e3
+    finally:
+        server.terminate()
+    return out
+
+
+def measure_client_kinds(sizes, repeats, chunk=1 << 20):
+    """The native client's choice: the same echo of each size through `websockets`' sync
+    client and through its asyncio client on a background loop thread driven from this one
+    (as texflow's client runs). {kind: {size: (ms, client CPU ms)}}."""
+    import asyncio
+    import resource
+    import threading
+
+    from websockets.asyncio.client import connect as async_connect
+    from websockets.sync.client import connect as sync_connect
+
+    def cpu():
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    server = ctx.Process(target=_echo_server, args=(queue,), daemon=True)
+    server.start()
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    out = {"sync client": {}, "asyncio client, loop thread": {}}
+    try:
+        url = f"ws://127.0.0.1:{queue.get(timeout=60)}"
+        sync_ws = sync_connect(url, compression=None, max_size=None).__enter__()
+        async def open_async():
+            return await async_connect(url, compression=None, max_size=None)
+
+        async_ws = asyncio.run_coroutine_threadsafe(open_async(), loop).result()
+
+        def sync_echo(parts):
+            for part in parts:
+                sync_ws.send(part)
+            for _ in parts:
+                sync_ws.recv()
+
+        async def async_echo(parts):
+            async def receive():
+                for _ in parts:
+                    await async_ws.recv()
+            receiving = asyncio.ensure_future(receive())
+            for part in parts:
+                await async_ws.send(part)
+            await receiving
+
+        kinds = {"sync client": sync_echo, "asyncio client, loop thread":
+                 lambda parts: asyncio.run_coroutine_threadsafe(async_echo(parts), loop).result()}
+        for n in sizes:
+            data = np.ones(n, np.float32).tobytes()
+            parts = [data[i:i + chunk] for i in range(0, len(data), chunk)]
+            for kind, echo in kinds.items():
+                echo(parts)
+                times, cpus = [], []
+                for _ in range(repeats):
+                    c0, t0 = cpu(), time.perf_counter()
+                    echo(parts)
+                    times.append(time.perf_counter() - t0)
+                    cpus.append(cpu() - c0)
+                out[kind][n] = (_median(times) * 1e3, _median(cpus) * 1e3)
+        sync_ws.close()
+        asyncio.run_coroutine_threadsafe(async_ws.close(), loop).result()
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        server.terminate()
+    return out
+
+
+def _free_ports(count):
+    sockets = [socket.socket() for _ in range(count)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def measure_tensorflow(python, sizes, repeats, workers=2):
+    """{size: ms} of TensorFlow's MultiWorkerMirroredStrategy all-reduce (RING) between
+    `workers` processes of the TensorFlow installation at `python`; None if it fails."""
+    script = ROOT / "scripts" / "bench_tf_collective.py"
+    ports = ",".join(map(str, _free_ports(workers)))
+    sizes_arg = ",".join(map(str, sizes))
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="")
+    procs = [subprocess.Popen([python, str(script), str(i), ports, sizes_arg, str(repeats)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for i in range(workers)]
+    outs = [p.communicate(timeout=1800) for p in procs]
+    if procs[0].returncode:
+        print(f"[bench] TensorFlow failed: {outs[0][1][-2000:]}", file=sys.stderr)
+        return None
+    return {int(k): v for k, v in json.loads(outs[0][0].strip().splitlines()[-1]).items()}
+
+
+def _ms(value):
+    return "–" if value is None else f"{value:9.3f}" if value < 10 else f"{value:9.1f}"
+
+
+def _verdict(ok):
+    return "met" if ok else "NOT met"
+
+
+def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
+    """Appends the benchmark's tables (markdown) to `out`."""
+    counts = sorted(native)
+    out += ["", "All-reduce (sum) of float32 through the coordinator: ms, median of repeats, "
+            "each worker its own process; echo = the same bytes sent through a `websockets` "
+            "server and back (what one worker sends and receives)", ""]
+    head = ["floats", "websockets echo", "TensorFlow MWMS, 2"] + \
+        [f"texflow, {k} native" for k in counts]
+    if browser:
+        head += ["texflow, 2 browser", "browser WebSocket echo"]
+    out += ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
+    for n in sizes:
+        row = [f"{n:,}", _ms(raw[n]), _ms(tf[n] if tf else None)]
+        row += [_ms(native[k][n]) for k in counts]
+        if browser:
+            row += [_ms(browser[n]), _ms(browser_raw[n])]
+        out.append("| " + " | ".join(row) + " |")
+    out += ["", "Targets (ratios from this run)", "", "| case | measured | target |",
+            "|---|---:|---|"]
+    two = native.get(2)
+    for n in (1_000_000, 10_000_000):
+        if two is None or n not in two:
+            continue
+        label = f"{n // 1_000_000}M"
+        if tf:
+            ratio = two[n] / tf[n]
+            out.append(f"| 2 native vs TensorFlow, {label} | {ratio:.2f}x of its time | "
+                       f"<= 0.5x: {_verdict(ratio <= 0.5)} |")
+        share = raw[n] / two[n]
+        out.append(f"| 2 native vs raw websockets, {label} | {share:.0%} of its throughput | "
+                   f"> 50%: {_verdict(share > 0.5)} |")
+        if browser:
+            share = browser_raw[n] / browser[n]
+            out.append(f"| 2 browser vs browser WebSocket, {label} | {share:.0%} of its "
+                       f"throughput | > 70%: {_verdict(share > 0.7)} |")
+    if shards:
+        one, two_shards = shards
+        speedup = one / two_shards
+        out.append(f"| 8 native, 10M: --shards 2 vs 1 | {speedup:.2f}x faster ({_ms(one).strip()}"
+                   f" -> {_ms(two_shards).strip()} ms) | >= 1.5x: {_verdict(speedup >= 1.5)} |")
+
+
+def main(args):
+    import platform
+
+    sizes = list(SIZES)
+    repeats = 3 if args.quick else 7
+    counts = [int(k) for k in args.workers.split(",")]
+    out = [f"texflow bench --collective, {time.strftime('%Y-%m-%d %H:%M')}, "
+           f"{platform.machine()}, {os.cpu_count()} cores, "
+           f"{platform.python_implementation()} {platform.python_version()}"]
+
+    def step(what):
+        print(f"[bench] {what} ...", file=sys.stderr, flush=True)
+
+    step("raw websockets echo")
+    raw = measure_raw_websockets(sizes, repeats)
+    tf = None
+    if args.tf_python:
+        step("TensorFlow MultiWorkerMirroredStrategy (RING), 2 workers")
+        tf = measure_tensorflow(args.tf_python, sizes, repeats)
+    native = {}
+    for k in counts:
+        step(f"texflow, {k} native workers")
+        native[k] = measure_native(k, sizes, repeats)
+    shards = None
+    if 8 in native and not args.quick:
+        step("texflow, 8 native workers, --shards 2, 10M")
+        shards = (native[8][10_000_000],
+                  measure_native(8, [10_000_000], repeats, shards=2)[10_000_000])
+    browser = browser_raw = None
+    if not args.no_browser:
+        from . import collective_browser
+        step("texflow, 2 browser workers, and the browser's WebSocket")
+        browser, browser_raw, version = collective_browser.measure(sizes, repeats)
+        out.append(f"browser: Chromium {version} (headless), workers in Web Workers")
+    tables(sizes, raw, tf, native, browser, browser_raw, shards, out)
+    step("the native client's transport: sync client vs asyncio loop thread")
+    kinds = measure_client_kinds([1_000, 1_000_000, 10_000_000], repeats)
+    out += ["", "Native client transport: the same echo through `websockets`' two clients "
+            "(ms wall / ms CPU of the client process)", "",
+            "| client | 1,000 | 1,000,000 | 10,000,000 |", "|---|---:|---:|---:|"]
+    for kind, by_size in kinds.items():
+        out.append(f"| {kind} | " + " | ".join(f"{w:.2f} / {c:.2f}" for w, c in
+                                                by_size.values()) + " |")
+    from . import report
+    report(out, "collective")
+    return 0

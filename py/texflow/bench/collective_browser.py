@@ -1,0 +1,66 @@
+"""The browser half of `texflow bench --collective`: browser workers are headless worker
+pages of a coordinator (Pyodide in a Web Worker, as a user's tab runs it), and the browser's
+own WebSocket limit is a Web Worker echoing the same bytes through a `websockets` server."""
+
+import multiprocessing
+import sys
+
+from . import collective as bench
+
+BROWSER_CHUNK = 64 << 10  # the frame size browser workers send (see the README)
+
+
+def _browser():
+    from playwright.sync_api import sync_playwright
+
+    from ..browser import CHROMIUM_FLAGS, chromium_path
+    pw = sync_playwright().start()
+    browser = pw.chromium.launch(executable_path=chromium_path(), headless=True,
+                                 args=list(CHROMIUM_FLAGS))
+    return pw, browser
+
+
+def measure(sizes, repeats, workers=2):
+    """({size: ms} of all-reduces among `workers` browser workers, {size: ms} of the raw
+    browser WebSocket echo of the same bytes, the browser's version)."""
+    args = [",".join(map(str, sizes)), str(repeats)]
+    coordinator = bench.CoordinatorProcess(num_workers=workers, job_args=args)
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    echo = ctx.Process(target=bench._echo_server, args=(queue,), daemon=True)
+    echo.start()
+    pw, browser = _browser()
+    try:
+        context = browser.new_context()
+        pages = []
+        for _ in range(workers):
+            page = context.new_page()
+            page.goto(f"{coordinator.origin}/#token={coordinator.token}")
+            pages.append(page)
+        outs = []
+        for page in pages:
+            page.wait_for_function("() => texflowWorkerPage.exitCode !== null",
+                                   timeout=3_600_000)
+            outs.append(page.inner_text("#out"))
+        results = [bench.parse_job_output(out) for out in outs]
+        times = {n: bench._median([r["times"][n] for r in results]) for n in sizes}
+        # The same bytes through the browser's own WebSocket, no Python involved.
+        port = queue.get(timeout=60)
+        probe = context.new_page()
+        probe.goto(f"{coordinator.origin}/worker")  # an idle page of the same origin
+        raw = probe.evaluate("""([url, sizes, repeats, chunk]) => new Promise((ok, fail) => {
+            const w = new Worker('/texflow/web/coordinator/bench_ws.js');
+            w.onmessage = (e) => e.data.error ? fail(new Error(e.data.error)) : ok(e.data.results);
+            w.postMessage({url, sizes, repeats, chunk});
+        })""", [f"ws://127.0.0.1:{port}", [4 * n for n in sizes], repeats, BROWSER_CHUNK])
+        raw = {n: raw[str(4 * n)] for n in sizes}
+        version = browser.version
+        backend = results[0]["backend"]
+    finally:
+        browser.close()
+        pw.stop()
+        echo.terminate()
+        coordinator.stop()
+    print(f"[bench] browser workers ran on {backend}", file=sys.stderr)
+    return times, raw, version
+

@@ -1,0 +1,161 @@
+"""`tf.config` and `tf.device`: texflow's backends as TensorFlow's devices.
+
+The numpy backend is the CPU (`/physical_device:CPU:0`); each available GPU
+backend is a GPU, best first: in the browser webgpu is GPU:0 and webgl GPU:1,
+natively wgpu is GPU:0. `with tf.device("/GPU:0"):` runs the block's ops on
+that backend, `tf.device("/CPU:0")` on numpy; texflow's names ("webgl", ...)
+work too. Like TensorFlow's soft placement, a GPU that does not exist falls
+back to the CPU (with a warning).
+"""
+
+import collections
+import re
+import warnings
+
+from .engine import context
+from .engine.ndarray import NDArray
+
+PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
+LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
+
+_visible = {}
+
+
+def _gpu_backends():
+    return [name for name in context.GPU_PREFERENCE if context.unavailable_reason(name) is None]
+
+
+def _devices(device_type):
+    """[(device type, index, backend name)] of the devices here, CPU first."""
+    found = [("CPU", 0, "numpy")] + [("GPU", i, name) for i, name in enumerate(_gpu_backends())]
+    if device_type is not None:
+        found = [d for d in found if d[0] == str(device_type).upper()]
+    return found
+
+
+def list_physical_devices(device_type=None):
+    """The devices here: [PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU'),
+    PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU'), ...]."""
+    return [PhysicalDevice(f"/physical_device:{t}:{i}", t) for t, i, _ in _devices(device_type)]
+
+
+def list_logical_devices(device_type=None):
+    """The visible devices, named as ops see them ('/device:GPU:0')."""
+    return [LogicalDevice(f"/device:{t}:{i}", t) for t, i, _ in _devices(device_type)
+            if _visible.get(t) is None or i in _visible[t]]
+
+
+def get_visible_devices(device_type=None):
+    return [d for d in list_physical_devices(device_type)
+            if _visible.get(d.device_type) is None
+            or int(d.name.rsplit(":", 1)[1]) in _visible[d.device_type]]
+
+
+def set_visible_devices(devices, device_type=None):
+    """Restricts the logical devices to `devices` (of `device_type`)."""
+    devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
+    kinds = {device_type.upper()} if device_type else {d.device_type for d in devices}
+    for kind in kinds:
+        _visible[kind] = {int(d.name.rsplit(":", 1)[1]) for d in devices
+                          if d.device_type == kind}
+
+
+def backend_for_device(name):
+    """The backend name a TensorFlow device string or a texflow backend name picks."""
+    if name is None or name == "":
+        return None
+    text = str(name)
+    if text.lower() in ("numpy", "webgl", "webgpu", "wgpu"):
+        return text.lower()
+    spec = {}
+    for part in filter(None, text.split("/")):
+        match = re.fullmatch(r"(?:device:)?(cpu|gpu)(?::(\d+|\*))?", part, re.IGNORECASE)
+        if match:
+            spec["type"] = match.group(1).upper()
+            spec["index"] = 0 if match.group(2) in (None, "*") else int(match.group(2))
+            continue
+        key = part.split(":", 1)[0]
+        if key not in ("job", "replica", "task"):
+            raise ValueError(f"Unknown attribute '{part}' is encountered while parsing the "
+                             f"device spec: '{text}'.")
+    if "type" not in spec:
+        return None
+    for kind, index, backend in _devices(spec["type"]):
+        if index == spec["index"]:
+            return backend
+    warnings.warn(f"texflow: there is no device {text!r} here (devices: "
+                  f"{[d.name for d in list_logical_devices()]}); running on the CPU, as "
+                  "TensorFlow's soft placement does", RuntimeWarning, stacklevel=3)
+    return "numpy"
+
+
+def device_name(backend):
+    """TensorFlow's full name of the device a backend (instance or None: the host) is."""
+    name = getattr(backend, "name", backend)
+    for kind, index, candidate in _devices(None):
+        if candidate == name:
+            return f"/job:localhost/replica:0/task:0/device:{kind}:{index}"
+    return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+class device:  # noqa: N801  (tf.device is a function returning a context manager)
+    """`with tf.device("/GPU:0"):` runs the block's ops on that device's backend."""
+
+    def __init__(self, device_name):
+        backend = backend_for_device(device_name)
+        self._using = None if backend is None else context.using(
+            context.backend_instance(backend))
+
+    def __enter__(self):
+        if self._using is not None:
+            self._using.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._using is not None:
+            self._using.__exit__(*exc)
+        return False
+
+
+_eager_functions = [True]
+
+
+def run_functions_eagerly(run_eagerly):
+    """Accepted: tf.function runs eagerly in texflow for now, whatever this says."""
+    _eager_functions[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    return True
+
+
+def set_soft_device_placement(enabled):
+    """Accepted: a missing GPU always falls back to the CPU (see the module docstring)."""
+
+
+def get_soft_device_placement():
+    return True
+
+
+class experimental:  # noqa: N801  (a namespace, as tf.config.experimental)
+    """`tf.config.experimental.set_memory_growth` and friends (accepted; texflow's GPU
+    storage is pooled and bounded, see tf.memory())."""
+
+    list_physical_devices = staticmethod(list_physical_devices)
+    list_logical_devices = staticmethod(list_logical_devices)
+
+    @staticmethod
+    def set_memory_growth(device, enable):
+        pass
+
+    @staticmethod
+    def get_memory_growth(device):
+        return True
+
+    @staticmethod
+    def enable_op_determinism():
+        pass
+
+
+# x.device: the TensorFlow name of the device holding a tensor's data (the host: CPU:0).
+NDArray.device = property(lambda self: device_name(self._live().backend))

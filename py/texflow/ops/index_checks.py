@@ -1,0 +1,67 @@
+"""Index checks with TensorFlow's errors, on the host, before a kernel runs.
+
+TensorFlow raises InvalidArgumentError for an out-of-range gather index, segment id
+or sparse label. A GPU kernel cannot raise, so where the indices are known on the
+host (they usually are: labels and indices come from data, and an NDArray keeps
+its host copy after upload) they are checked here, on every backend, and the
+same program raises the same error everywhere. Indices that exist only on a GPU
+(computed there) reach the kernel, which writes NaN (floats) or the lowest int32
+(ints) instead of a plausible value; see the README.
+"""
+
+import numpy as np
+
+from ..errors import InvalidArgumentError
+
+
+def host_values(x):
+    """The host copy of NDArray `x`'s data (shaped), or None if it lives only on a device."""
+    storage = x._storage
+    if storage is None:
+        return None
+    values = storage.values
+    if values is None and storage.backend is not None and storage.backend.name == "numpy":
+        values = storage.handle  # the numpy backend's data is the host copy
+    return None if values is None else values.reshape(tuple(x.shape))
+
+
+def _check(x, bad_of, message):
+    """Raises InvalidArgumentError(message(position, value)) for the first element of
+    `x`'s host values where `bad_of(values)` is true; nothing without host values."""
+    values = host_values(x)
+    if values is None or not values.size:
+        return
+    bad = bad_of(values)
+    if bad.any():
+        flat = int(np.flatnonzero(bad)[0])
+        where = np.unravel_index(flat, bad.shape) if bad.ndim else ()
+        position = ",".join(str(int(k)) for k in where)
+        raise InvalidArgumentError(message(position, values.reshape(-1)[flat]))
+
+
+def check_gather(indices, limit):
+    """TensorFlow's gather error for an index outside [0, limit) known on the host."""
+    _check(indices, lambda v: (v < 0) | (v >= limit),
+           lambda at, v: f"indices[{at}] = {v} is not in [0, {limit})")
+
+
+def check_segment_ids(ids, num_segments):
+    """TensorFlow's unsorted_segment_sum error for an id >= num_segments (negative ids
+    are dropped, as TensorFlow drops them)."""
+    _check(ids, lambda v: v >= num_segments,
+           lambda at, v: f"segment_ids[{at}] = {v} is out of range [0, {num_segments})")
+
+
+def check_labels(labels, classes):
+    """TensorFlow's sparse cross-entropy error for a label outside [0, classes); True when
+    the labels were checked on the host, False when only a device has them."""
+    values = host_values(labels)
+    if values is None:
+        return False
+    bad = (values < 0) | (values >= classes)
+    if bad.any():
+        shown = " ".join(str(v) for v in values.reshape(-1)[:10].tolist())
+        raise InvalidArgumentError(f"Received a label value of {values[bad].reshape(-1)[0]} "
+                                   f"which is outside the valid range of [0, {classes}).  "
+                                   f"Label values: {shown}")
+    return True

@@ -1,0 +1,209 @@
+"""`tf.random`: seeded random tensors with TensorFlow's seeding rules.
+
+The seeds follow TensorFlow 2: `tf.random.set_seed(g)` sets the global seed, an
+op's `seed` argument its op seed; with a global seed and no op seed each op
+draws a fresh op seed from a sequence the global seed starts; with an op seed
+and no global seed the global seed is TensorFlow's default (87654321); with
+neither, the numbers are not reproducible. Calls with the same (global, op)
+seed pair continue one stream (the second call gives new numbers) until
+`set_seed` starts everything again.
+
+Numbers are drawn on the host with numpy from those seeds and uploaded when an
+op needs them, so one program gives the same numbers on every texflow backend.
+They are not TensorFlow's numbers: its Philox streams are not reproduced.
+"""
+
+import random as _random
+
+import numpy as np
+
+from . import dtypes
+from .engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
+
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2**31 - 1
+
+_state = {"global": None, "ops": _random.Random(), "streams": {}}
+
+
+def set_seed(seed):
+    """Sets the global random seed and restarts every seeded stream (tf.random.set_seed).
+
+    >>> tf.random.set_seed(1); a = tf.random.uniform([2], seed=1)
+    >>> tf.random.set_seed(1); bool((a == tf.random.uniform([2], seed=1)).numpy().all())
+    True
+    """
+    _state["global"] = None if seed is None else int(seed)
+    _state["ops"] = _random.Random(seed)
+    _state["streams"] = {}
+
+
+def get_seed(op_seed):
+    """The (global seed, op seed) pair an op uses, by TensorFlow's rules."""
+    global_seed = _state["global"]
+    if global_seed is not None:
+        if op_seed is None:
+            op_seed = _state["ops"].randint(0, _MAXINT32)
+        seeds = (global_seed, int(op_seed))
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _generator(seed):
+    """numpy's generator for the next draw of an op with op seed `seed`."""
+    pair = get_seed(seed)
+    if pair == (None, None):
+        return np.random.default_rng()
+    count = _state["streams"].get(pair, 0)
+    _state["streams"][pair] = count + 1
+    return np.random.default_rng([pair[0] & 0xFFFFFFFF, pair[1] & 0xFFFFFFFF, count])
+
+
+def _float_dtype(dtype, name):
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {dtype.name} ({name} "
+                        "draws floats)")
+    return dtypes.device_dtype(dtype)
+
+
+def _scalar(value):
+    return value.numpy() if isinstance(value, NDArray) else np.asarray(value)
+
+
+def _normal(rng, shape, mean, stddev, truncated):
+    shape = normalize_shape(shape)
+    if not truncated:
+        return rng.standard_normal(shape) * _scalar(stddev) + _scalar(mean)
+    draws = rng.standard_normal(shape)
+    bad = np.abs(draws) > 2.0
+    while bad.any():  # resample beyond two standard deviations, as TensorFlow does
+        draws[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(draws) > 2.0
+    return draws * _scalar(stddev) + _scalar(mean)
+
+
+def _uniform(rng, shape, minval, maxval, dtype):
+    dtype = dtypes.as_dtype(dtype)
+    shape = normalize_shape(shape)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        low, high = int(_scalar(minval)), int(_scalar(maxval))
+        if high <= low:
+            raise ValueError(f"uniform: need minval < maxval for integers, received "
+                             f"[{low}, {high})")
+        return from_numpy(rng.integers(low, high, shape, dtype=np.int64).astype(np.int32))
+    if not dtype.is_floating:
+        raise TypeError(f"uniform: dtype {dtype!r} is neither floating nor integer")
+    low, high = _scalar(minval), _scalar(1.0 if maxval is None else maxval)
+    values = rng.random(shape) * (high - low) + low
+    return from_numpy(values.astype(np.float32))
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Samples of a normal distribution (tf.random.normal).
+
+    >>> tf.random.normal([2, 3], seed=1).shape
+    TensorShape([2, 3])
+    """
+    dtype = _float_dtype(dtype, "normal")
+    return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, False), dtype))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Samples of a normal distribution redrawn beyond two standard deviations."""
+    dtype = _float_dtype(dtype, "truncated_normal")
+    return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, True), dtype))
+
+
+def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """Samples of a uniform distribution on [minval, maxval) (tf.random.uniform): floats
+    in [0, 1) by default; integer dtypes need `maxval`.
+
+    >>> tf.random.uniform([3], 0, 10, dtype=tf.int32, seed=1).dtype
+    tf.int32
+    """
+    return _uniform(_generator(seed), shape, minval, maxval, dtype)
+
+
+def shuffle(value, seed=None, name=None):
+    """`value` with its first axis randomly permuted (a gather on the device)."""
+    from .ops.movement import gather
+    x = value if isinstance(value, NDArray) else from_numpy(to_numpy(value))
+    if not x.shape:
+        return x
+    order = _generator(seed).permutation(x.shape[0]).astype(np.int32)
+    return gather(x, from_numpy(order))
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """Class indices drawn from the unnormalised log-probabilities of each row of
+    `logits` [batch, classes]; the result is [batch, num_samples] (int64, stored as
+    int32). The logits are read on the host to sample there."""
+    data = logits.numpy() if isinstance(logits, NDArray) else np.asarray(logits)
+    if data.ndim != 2:
+        raise ValueError(f"logits should be a matrix, received shape {list(data.shape)}")
+    rng = _generator(seed)
+    z = data.astype(np.float64)
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    p = z / z.sum(axis=1, keepdims=True)
+    out = np.stack([rng.choice(data.shape[1], int(num_samples), p=row) for row in p]) \
+        if len(p) else np.zeros((0, int(num_samples)))
+    return from_numpy(out.astype(np.int32).reshape(data.shape[0], int(num_samples)))
+
+
+class Generator:
+    """A random number generator with its own state (tf.random.Generator): the same
+    seed gives the same sequence of draws on every backend.
+
+    >>> g = tf.random.Generator.from_seed(1)
+    >>> g.normal([2]).shape
+    TensorShape([2])
+    """
+
+    def __init__(self, seed=None, alg=None):
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+
+    @classmethod
+    def from_seed(cls, seed, alg=None):
+        return cls(int(seed), alg)
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg=None):
+        return cls(None, alg)
+
+    def reset_from_seed(self, seed):
+        self.__init__(int(seed))
+
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        dtype = _float_dtype(dtype, "normal")
+        return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, False), dtype))
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        dtype = _float_dtype(dtype, "truncated_normal")
+        return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, True), dtype))
+
+    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+        return _uniform(self._rng, shape, minval, maxval, dtype)
+
+    def split(self, count=1):
+        """`count` new generators, each with its own stream derived from this one."""
+        return [Generator(int(s)) for s in self._rng.integers(0, 2**63 - 1, int(count))]
+
+
+_global_generator = [None]
+
+
+def get_global_generator():
+    if _global_generator[0] is None:
+        _global_generator[0] = Generator.from_non_deterministic_state()
+    return _global_generator[0]
+
+
+def set_global_generator(generator):
+    _global_generator[0] = generator

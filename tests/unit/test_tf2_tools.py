@@ -1,0 +1,41 @@
+"""The command line's --version, a quiet wgpu start-up, and user-facing tracebacks."""
+
+import subprocess
+import sys
+
+import pytest
+
+from texflow import _browser
+
+
+def test_version():
+    done = subprocess.run([sys.executable, "-m", "texflow.cli", "--version"],
+                          capture_output=True, text=True, timeout=120)
+    import texflow
+    assert done.returncode == 0 and done.stdout.strip() == f"texflow {texflow.__version__}"
+
+
+def test_wgpu_start_up_prints_no_xdg_noise_but_keeps_other_stderr():
+    from texflow.engine import context
+    if context.unavailable_reason("wgpu") is not None:
+        pytest.skip("wgpu is not available here")
+    code = ("import sys, texflow as tf\ntf.set_backend('wgpu')\n"
+            "print((tf.constant([1.0]) * 2).numpy(), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert "XDG_RUNTIME_DIR" not in done.stderr and "[2.]" in done.stderr
+
+
+def test_user_traceback_keeps_user_frames_only():
+    def user_code():
+        import texflow as tf
+        return tf.zeros([3])[5]
+
+    try:
+        user_code()
+    except Exception as e:  # noqa: BLE001
+        text = _browser.user_traceback(e)
+    assert "in user_code" in text and "return tf.zeros([3])[5]" in text
+    assert "frames inside texflow hidden]" in text and "texflow/ops" not in text
+    assert text.rstrip().endswith("out of bounds (size 3).")
