@@ -135,3 +135,31 @@ def test_progress_prints_the_classic_bar():
     assert lines[0] == "Epoch 1/2" and lines[2] == "Epoch 2/2", lines
     assert re.fullmatch(r"2/2 \[==============================\] - \d+s \d+(ms|us|s)/step - "
                         r"loss: \d+\.\d{4} - mae: \d+\.\d{4}", lines[3]), lines
+
+
+@each_backend
+def test_live_logs_reach_a_page_callback():
+    """LiveLogs hands a Python function dicts, and in the browser a page's JavaScript
+    function plain objects (what a chart reads), every n batches and per epoch."""
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    x, y = np.ones((8, 2)), np.ones((8, 1))
+    seen = []
+    if harness.IN_BROWSER:
+        from pyodide.code import run_js
+        page = run_js("globalThis.texflowLogs = []; (logs) => texflowLogs.push(logs)")
+        live = tf.keras.callbacks.LiveLogs(page, every_n_batches=2)
+    else:
+        live = tf.keras.callbacks.LiveLogs(seen.append, every_n_batches=2)
+    model.fit(x, y, batch_size=2, epochs=2, verbose=0, callbacks=[live])
+    if harness.IN_BROWSER:
+        import json
+
+        assert run_js("texflowLogs.every(l => l.constructor === Object)")
+        seen = json.loads(run_js("JSON.stringify(texflowLogs)"))
+    events = [(logs["event"], logs.get("epoch"), logs.get("batch")) for logs in seen]
+    assert events == [("batch", 0, 1), ("batch", 0, 3), ("epoch", 0, None),
+                      ("batch", 1, 1), ("batch", 1, 3), ("epoch", 1, None),
+                      ("end", None, None)], events
+    assert all(type(logs[k]) in (float, int) for logs in seen for k in ("loss", "mae")), seen
+    assert seen[1]["steps"] == 4 and seen[-1]["loss"] == seen[-2]["loss"], seen

@@ -6,6 +6,7 @@ texflow's LiveLogs (logs for a page to draw, every n batches and every epoch).
 
 import csv
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -349,7 +350,8 @@ class LiveLogs(Callback):
     "loss": ..., <metrics>}` every `every_n_batches` batches (reading the metrics
     then, not every step), with `{"event": "epoch", "epoch": e, ...}` at each
     epoch's end (validation metrics included) and with `{"event": "end", ...}` when
-    training ends.
+    training ends. In the browser `fn` may be a JavaScript function (a page's chart
+    update, passed in through Pyodide): it then receives a plain JavaScript object.
 
     >>> points = []
     >>> live = tf.keras.callbacks.LiveLogs(points.append, every_n_batches=10)
@@ -363,20 +365,36 @@ class LiveLogs(Callback):
             raise TypeError(f"LiveLogs needs a function, received {fn!r}")
         self.fn, self.every_n_batches = fn, max(int(every_n_batches), 1)
         self._epoch = 0
+        self._to_js = _js_converter(fn)
+
+    def _emit(self, logs):
+        self.fn(self._to_js(logs) if self._to_js else logs)
 
     def on_epoch_begin(self, epoch, logs=None):
         self._epoch = epoch
 
     def on_train_batch_end(self, batch, logs=None):
         if (batch + 1) % self.every_n_batches == 0:
-            self.fn(dict(event="batch", epoch=self._epoch, batch=batch,
-                         steps=self.params.get("steps"), **pythonify(logs)))
+            self._emit(dict(event="batch", epoch=self._epoch, batch=batch,
+                            steps=self.params.get("steps"), **pythonify(logs)))
 
     def on_epoch_end(self, epoch, logs=None):
-        self.fn(dict(event="epoch", epoch=epoch, **(logs or {})))
+        self._emit(dict(event="epoch", epoch=epoch, **pythonify(logs)))
 
     def on_train_end(self, logs=None):
-        self.fn(dict(event="end", **(logs or {})))
+        self._emit(dict(event="end", **pythonify(logs)))
+
+
+def _js_converter(fn):
+    """For a JavaScript function (Pyodide), a converter of dicts to JavaScript objects, so
+    a page reads `logs.loss` without PyProxies to free; None for Python callables."""
+    if sys.platform != "emscripten":  # natively: no JavaScript functions
+        return None
+    import js
+    from pyodide.ffi import JsProxy, to_js
+    if not isinstance(fn, JsProxy):
+        return None
+    return lambda logs: to_js(logs, dict_converter=js.Object.fromEntries)
 
 
 # Saving callbacks live in their own module (they build on _Monitor and the savers).

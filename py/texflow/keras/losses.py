@@ -319,7 +319,7 @@ class LossFunctionWrapper(Loss):
 
     >>> loss = tf.keras.losses.LossFunctionWrapper(tf.keras.losses.huber, delta=0.5)
     >>> loss([[0.0]], [[2.0]]).shape
-    ()
+    TensorShape([])
     """
 
     def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
@@ -354,7 +354,7 @@ def _loss_class(name, fn, default_name, doc, params=(),
     """A Loss class around `fn` whose constructor takes `params` (name, default)."""
     if ">>>" not in doc:
         doc += (f"\n\n    >>> tf.keras.losses.{name}()({example[0]}, {example[1]}).shape"
-                "\n    ()\n")
+                "\n    TensorShape([])\n")
     def __init__(self, *args, reduction="sum_over_batch_size", name=default_name, dtype=None,
                  **kwargs):
         values = dict(params)
@@ -411,7 +411,7 @@ SparseCategoricalCrossentropy = _loss_class(
     "Cross-entropy between integer labels and predicted distributions (or logits).\n\n"
     "    >>> loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True,\n"
     "    ...     reduction=tf.keras.losses.Reduction.NONE)\n"
-    "    >>> loss([0, 1], [[2.0, 2.0], [2.0, 2.0]]).shape\n    (2,)\n",
+    "    >>> loss([0, 1], [[2.0, 2.0], [2.0, 2.0]]).shape\n    TensorShape([2])\n",
     (("from_logits", False), ("ignore_class", None), ("axis", -1)), ("[1, 0]", "[[0.2, 0.8]]"))
 
 # Keras's short names.

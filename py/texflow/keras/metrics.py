@@ -258,7 +258,7 @@ def _wrapper(name, fn, default_name, doc, params=(),
              example=("[[0.0, 1.0], [1.0, 0.0]]", "[[0.2, 0.8], [0.6, 0.4]]")):
     if ">>>" not in doc:
         doc += (f"\n\n    >>> m = tf.keras.metrics.{name}()\n    >>> m.update_state("
-                f"{example[0]}, {example[1]})\n    >>> m.result().shape\n    ()\n")
+                f"{example[0]}, {example[1]})\n    >>> m.result().shape\n    TensorShape([])\n")
 
     def __init__(self, name=default_name, dtype=None, **kwargs):
         values = dict(params)

@@ -89,7 +89,7 @@ class Layer:
     ...     def call(self, x):
     ...         return x * self.w
     >>> Scale()(np.ones((2, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     _is_input_layer = False

@@ -133,7 +133,7 @@ class Conv2D(_Conv):
 
     >>> layer = tf.keras.layers.Conv2D(32, 3, activation="relu")
     >>> layer(np.zeros((1, 28, 28, 1), np.float32)).shape
-    (1, 26, 26, 32)
+    TensorShape([1, 26, 26, 32])
     """
 
     rank = 2
@@ -149,7 +149,7 @@ class Conv1D(_Conv):
     """1-D convolution over (batch, steps, channels) inputs.
 
     >>> tf.keras.layers.Conv1D(4, 3)(np.zeros((2, 10, 1), np.float32)).shape
-    (2, 8, 4)
+    TensorShape([2, 8, 4])
     """
 
     rank = 1

@@ -135,7 +135,7 @@ class Dense(Layer):
 
     >>> layer = tf.keras.layers.Dense(3, activation="relu")
     >>> layer(np.ones((2, 4), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     def __init__(self, units, activation=None, use_bias=True,
@@ -194,7 +194,7 @@ class Embedding(Layer):
 
     >>> layer = tf.keras.layers.Embedding(10, 4)
     >>> layer(np.array([[1, 2, 3]])).shape
-    (1, 3, 4)
+    TensorShape([1, 3, 4])
     """
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",

@@ -140,7 +140,7 @@ class Concatenate(_Merge):
 
     >>> a = np.ones((2, 3), np.float32)
     >>> tf.keras.layers.Concatenate()([a, a]).shape
-    (2, 6)
+    TensorShape([2, 6])
     """
 
     _min_inputs = 1

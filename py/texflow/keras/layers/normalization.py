@@ -88,7 +88,7 @@ class BatchNormalization(_Normalization):
 
     >>> bn = tf.keras.layers.BatchNormalization()
     >>> bn(np.ones((4, 3), np.float32), training=True).shape
-    (4, 3)
+    TensorShape([4, 3])
     """
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
@@ -161,7 +161,7 @@ class LayerNormalization(_Normalization):
     `(x - mean) / sqrt(var + epsilon) * gamma + beta`.
 
     >>> tf.keras.layers.LayerNormalization()(np.ones((2, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,

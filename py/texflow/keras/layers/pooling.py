@@ -52,7 +52,7 @@ class MaxPooling2D(_Pooling):
     """The maximum of each `pool_size` window (NHWC; strides default to pool_size).
 
     >>> tf.keras.layers.MaxPooling2D()(np.zeros((1, 26, 26, 32), np.float32)).shape
-    (1, 13, 13, 32)
+    TensorShape([1, 13, 13, 32])
     """
 
     rank = 2
@@ -65,7 +65,7 @@ class AveragePooling2D(_Pooling):
     count, as in Keras.
 
     >>> tf.keras.layers.AveragePooling2D(2)(np.ones((1, 4, 4, 1), np.float32)).shape
-    (1, 2, 2, 1)
+    TensorShape([1, 2, 2, 1])
     """
 
     rank = 2
@@ -81,7 +81,7 @@ class MaxPooling1D(_Pooling):
     """The maximum of each window of steps of (batch, steps, channels) inputs.
 
     >>> tf.keras.layers.MaxPooling1D()(np.zeros((2, 8, 3), np.float32)).shape
-    (2, 4, 3)
+    TensorShape([2, 4, 3])
     """
 
     rank = 1
@@ -93,7 +93,7 @@ class AveragePooling1D(_Pooling):
     """The mean of each window of steps of (batch, steps, channels) inputs.
 
     >>> tf.keras.layers.AveragePooling1D(2)(np.zeros((2, 8, 3), np.float32)).shape
-    (2, 4, 3)
+    TensorShape([2, 4, 3])
     """
 
     rank = 1
@@ -136,7 +136,7 @@ class GlobalAveragePooling2D(_GlobalPooling):
     `keepdims`).
 
     >>> tf.keras.layers.GlobalAveragePooling2D()(np.ones((2, 4, 4, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     rank = 2
@@ -148,7 +148,7 @@ class GlobalMaxPooling2D(_GlobalPooling):
     """The maximum over height and width.
 
     >>> tf.keras.layers.GlobalMaxPooling2D()(np.ones((2, 4, 4, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     rank = 2
@@ -160,7 +160,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
     """The mean over steps: (N, T, C) -> (N, C).
 
     >>> tf.keras.layers.GlobalAveragePooling1D()(np.ones((2, 5, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     rank = 1
@@ -172,7 +172,7 @@ class GlobalMaxPooling1D(_GlobalPooling):
     """The maximum over steps.
 
     >>> tf.keras.layers.GlobalMaxPooling1D()(np.ones((2, 5, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     rank = 1
