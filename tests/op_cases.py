@@ -84,7 +84,9 @@ SCAN_CASES = [((1,), 0, False, False), ((7,), 0, False, False), ((7,), 0, True, 
                                                                           True),
               ((9000,), 0, False, False), ((2, 8200), 1, True, False), ((8200, 2), 0, False,
                                                                         True),
-              ((5, 300, 3), 1, False, False)]
+              ((5, 300, 3), 1, False, False), ((4, 8), 1, True, True), ((8, 4), 0, True, True),
+              ((3, 16), -1, False, True), ((2, 12, 4), 1, False, True), ((4,), 0, True, False),
+              ((1, 8), 0, False, False)]
 
 # -- sort, argsort: (shape, axis); top_k: (shape, k) ---------------------------------------
 SORT_CASES = [((1,), -1), ((2,), 0), ((5,), -1), ((3, 4), 0), ((3, 4), 1), ((2, 3, 17), -1),

@@ -1,51 +1,39 @@
 ${head}
 
-// One pass (block uK, distance uJ) of a bitonic sort of each row of x [rows, uN],
-// padded to uP (a power of two) with positions >= uN that sort after everything. Each
-// element is an index into its row of x (input 1, [rows, uP]; on the first pass, its
-// own position); the output row holds uOutN of them (uP, or uN on the last pass).
+// A bitonic sort of each row as (key, index) pairs in two int textures, rows padded to
+// uP elements (a power of two >= 4). Keys are ints that order as the values do (floats
+// by their bits, -0 as 0, NaN above +inf; bit-flipped when descending); padding has the
+// largest key and an index >= uN, so it sorts last. Equal keys sort by index. A
+// fragment holds one texel, four consecutive positions of a row: stages with distance 1
+// or 2 swap lanes in place, longer ones read the partner texel t ^ (uJ / 4).
 uniform int uN;
 uniform int uP;
-uniform int uOutN;
 uniform int uK;
 uniform int uJ;
 uniform int uDesc;
 
-// -1, 0 or 1 as a is before, tied with or after b; NaN is the largest value.
-int order(float a, float b) {
-  bool na = f_isnan(a);
-  bool nb = f_isnan(b);
-  if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
-  return a < b ? -1 : (a > b ? 1 : 0);
+int sort_key(float v) {
+  if (f_isnan(v)) return 2147483647;
+  int bits = v == 0.0 ? 0 : floatBitsToInt(v);
+  return bits < 0 ? bits ^ 2147483647 : bits;
 }
-int order(int a, int b) { return a < b ? -1 : (a > b ? 1 : 0); }
+int sort_key(int v) { return v; }
 
-// Whether index a of `row` sorts before index b: by value (reversed when descending),
-// ties and padding by index.
-bool before(int row, int a, int b) {
-  if (a >= uN || b >= uN) return a < b;
-  int c = order(get0(row * uN + a), get0(row * uN + b));
-  if (uDesc == 1) c = -c;
-  return c < 0 || (c == 0 && a < b);
-}
-
-int index_at(int row, int i) {
-  return ${index};
-}
-
-int lane(int o) {
-  int row = o / uOutN;
-  int i = o - row * uOutN;
-  int l = i ^ uJ;
-  int a = index_at(row, i);
-  int b = index_at(row, l);
-  bool b_first = before(row, b, a);
-  // the lower position of an ascending block takes the first of the pair
-  bool take_first = (i < l) == ((i & uK) == 0);
-  return take_first == b_first ? b : a;
+// One compare-exchange stage (block k, distance j) on the lanes at positions p0..p0+3;
+// kb, ib hold each lane's partner.
+void stage(inout ivec4 ka, inout ivec4 ia, ivec4 kb, ivec4 ib, int p0, int k, int j) {
+  ivec4 pos = ivec4(p0) + ivec4(0, 1, 2, 3);
+  bvec4 take_first = equal(lessThan(pos, pos ^ ivec4(j)), equal(pos & ivec4(k), ivec4(0)));
+  ivec4 b_first = ivec4(lessThan(kb, ka)) | (ivec4(equal(kb, ka)) & ivec4(lessThan(ib, ia)));
+  ivec4 pick_b = -ivec4(equal(take_first, notEqual(b_first, ivec4(0))));  // all ones: b
+  ka = (kb & pick_b) | (ka & ~pick_b);
+  ia = (ib & pick_b) | (ia & ~pick_b);
 }
 
 void main() {
-  int o = out_texel() << 2;
-  outValue = ivec4(lane(o), lane(o + 1), lane(o + 2), lane(o + 3));
+  int t = out_texel();
+  int p0 = (t << 2) % uP;
+${body}
+  outValue0 = ka;
+  outValue1 = ia;
 }

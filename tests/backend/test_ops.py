@@ -337,3 +337,30 @@ def test_matrix_norm2():
         got = _run(tf.norm, tf.array(x), ord=2, axis=[-2, -1])
         _check("matrix_norm2", got, oracle.matrix_norm2(x), f"norm({list(shape)}, ord=2)",
                rtol_extra=1e-6)
+
+
+@each_backend
+def test_gather_nd_out_of_range_on_the_device_answers_as_gather():
+    """Index tuples computed on the device are not read back: one out of range gives what
+    tf.gather gives for an out-of-range index (its error or its value), never another
+    entry of params."""
+    def device_ints(values):  # computed on the device: no host copy of the indices
+        return tf.cast(tf.array(np.array(values, np.float32)) * 1.0, "int32")
+
+    def outcome(fn):  # repr: NaN compares equal to NaN
+        try:
+            with tf.scope():
+                return repr(fn().numpy().tolist())
+        except Exception as e:  # noqa: BLE001  (the error is the answer compared)
+            return type(e).__name__
+    params = tf.reshape(tf.range(12.0), [3, 4])
+    flat = device_ints([1.0, -1.0])
+    expected = outcome(lambda: tf.gather(tf.reshape(params, [-1]), flat))
+    got = outcome(lambda: tf.gather_nd(params, device_ints([[0.5, 1.5], [0.0, 5.0]])))
+    assert got == expected, got
+    assert got != repr([1.0, 5.0]), "an out-of-range tuple read another entry"
+    # with batch_dims a bad tuple must not reach the next batch entry's rows either
+    got = outcome(lambda: tf.gather_nd(tf.reshape(params, [2, 6]),
+                                       device_ints([[[1.0]], [[9.0]]]), batch_dims=1))
+    assert got == outcome(lambda: tf.reshape(tf.gather(tf.reshape(params, [-1]), flat),
+                                             [2, 1])), got

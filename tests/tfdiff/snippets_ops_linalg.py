@@ -114,6 +114,13 @@ SNIPPETS = {
             y = tf.matmul(w, tf.reshape(x * x, [2, 1]))
         tape.jacobian(y, [x, w])
     """,
+    "jacobian/empty_target": """
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.slice(x, [0], [0]) * 2.0
+        tape.jacobian(y, x)
+    """,
     "jacobian/unconnected": """
         x = tf.constant([1.0, 2.0])
         z = tf.constant([3.0])

@@ -112,6 +112,14 @@ class GradientTape:
         except Exception:  # interpreter shutdown
             pass
 
+    def _check_use(self, target, what):
+        if self._used and not self.persistent:
+            raise TexflowError("a non-persistent GradientTape can compute gradients only "
+                               "once; use tf.GradientTape(persistent=True)")
+        if not isinstance(target, NDArray):
+            raise TypeError(f"{what} target must be an NDArray, received "
+                            f"{type(target).__name__}")
+
     def gradient(self, target, sources, output_gradients=None):
         """Gradients of `target` with respect to `sources` (an array, list or dict).
 
@@ -125,30 +133,29 @@ class GradientTape:
             The gradients in the structure of `sources`; None where a source is
             not connected to the target, as in TensorFlow.
         """
-        if self._used and not self.persistent:
-            raise TexflowError("a non-persistent GradientTape can compute gradients only "
-                               "once; use tf.GradientTape(persistent=True)")
-        if not isinstance(target, NDArray):
-            raise TypeError(f"gradient target must be an NDArray, received "
-                            f"{type(target).__name__}")
+        self._check_use(target, "gradient")
         if output_gradients is None and target.size != 1:
             raise ShapeError(f"gradient target has shape {list(target.shape)}: it must be a "
                              "scalar, or pass output_gradients of that shape")
         if output_gradients is not None and tuple(output_gradients.shape) != target.shape:
             raise ShapeError(f"output_gradients has shape {list(output_gradients.shape)}, "
                              f"the target has shape {list(target.shape)}")
-        self._used = True
         flat, rebuild = _flatten(sources)
+        return rebuild(self._run_backward(
+            lambda: self._backward(target, flat, output_gradients)))
+
+    def _run_backward(self, fn):
+        """fn() in a scope, unrecorded by this tape, which a non-persistent tape then frees."""
+        self._used = True
         recording = self._recording
-        self._stop()  # the backward pass is not recorded by this tape
+        self._stop()
         try:
-            grads = scopes.scope(lambda: self._backward(target, flat, output_gradients))
+            return scopes.scope(fn)
         finally:
             if recording and self.persistent:
                 self.__enter__()
             if not self.persistent:
                 self.release()
-        return rebuild(grads)
 
     def jacobian(self, target, sources, unconnected_gradients=None, parallel_iterations=None,
                  experimental_use_pfor=True):
@@ -167,16 +174,8 @@ class GradientTape:
         from ..ops.creation import zeros
         from ..ops.movement import reshape, stack
 
-        if self._used and not self.persistent:
-            raise TexflowError("a non-persistent GradientTape can compute gradients only "
-                               "once; use tf.GradientTape(persistent=True)")
-        if not isinstance(target, NDArray):
-            raise TypeError(f"jacobian target must be an NDArray, received "
-                            f"{type(target).__name__}")
-        self._used = True
+        self._check_use(target, "jacobian")
         flat, rebuild = _flatten(sources)
-        recording = self._recording
-        self._stop()
 
         def rows():
             seeds = np.eye(target.size, dtype=np.float32)
@@ -185,21 +184,14 @@ class GradientTape:
             out = []
             for i, s in enumerate(flat):
                 grads = [g[i] for g in per_element]
-                if not self._is_watched(s) or all(g is None for g in grads):
+                if not self._is_watched(s) or (grads and all(g is None for g in grads)):
                     out.append(None)
                     continue
                 grads = [zeros(s.shape) if g is None else g for g in grads]
                 full = stack(grads) if grads else zeros((0,) + tuple(s.shape))
                 out.append(reshape(full, tuple(target.shape) + tuple(s.shape)))
             return out
-        try:
-            result = scopes.scope(rows)
-        finally:
-            if recording and self.persistent:
-                self.__enter__()
-            if not self.persistent:
-                self.release()
-        return rebuild(result)
+        return rebuild(self._run_backward(rows))
 
     def _backward(self, target, sources, output_gradient):
         from ..ops import elementwise as ew

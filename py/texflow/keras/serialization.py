@@ -169,3 +169,28 @@ def get_object(identifier, kind, base, functions=None, classes=None):
     if isinstance(identifier, base) or callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")
+
+
+def serialize_nested(value):
+    """Losses or metrics (nested in lists and dicts) as names or configs, as a compile
+    config holds them."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {k: serialize_nested(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [serialize_nested(v) for v in value]
+    if callable(value) and not hasattr(value, "get_config"):
+        return value.__name__
+    return serialize_keras_object(value)
+
+
+def deserialize_nested(value):
+    """The inverse of `serialize_nested`: configs become objects, names stay names."""
+    if isinstance(value, dict) and "class_name" in value:
+        return deserialize_keras_object(value)
+    if isinstance(value, dict):
+        return {k: deserialize_nested(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [deserialize_nested(v) for v in value]
+    return value

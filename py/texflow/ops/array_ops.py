@@ -9,6 +9,7 @@ from ..engine.registry import def_op
 from ..engine.run import run_view
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
+from .index_checks import host_values
 from .movement import slice as slice_
 
 
@@ -159,20 +160,9 @@ def _int_indices(indices, name):
     return x
 
 
-def _first_invalid(indices, limits):
-    """The position of the first index tuple (last axis) outside [0, limits), or None:
-    from the host copy when there is one, else by a device reduction and a read of one
-    bool (an error must not depend on the backend)."""
-    from .reduce import reduce_all
-    m = len(limits)
-    host = indices._storage.values
-    if host is None:
-        inside = ew.logical_and(ew.greater_equal(indices, 0), ew.less(
-            indices, from_numpy(np.asarray(limits, np.int32).reshape(-1))))
-        if bool(reduce_all(inside).item()):
-            return None
-        host = indices.numpy()
-    rows = host.reshape(-1, m)
+def _first_invalid(host, limits):
+    """The position of the first index tuple (last axis of `host`) outside [0, limits)."""
+    rows = host.reshape(-1, len(limits))
     bad = np.flatnonzero(~((rows >= 0) & (rows < np.asarray(limits))).all(axis=1))
     return int(bad[0]) if bad.size else None
 
@@ -181,14 +171,15 @@ def gather_nd(params, indices, batch_dims=0):
     """Slices of `params` picked by the index tuples in the last axis of `indices`
     (TensorFlow's gather_nd): the result has shape indices.shape[:-1] +
     params.shape[batch_dims + m:], m = indices.shape[-1]. An index outside params'
-    shape raises InvalidArgumentError on every backend (with device-resident indices,
-    after reading back one bool).
+    shape raises InvalidArgumentError when the indices are known on the host; indices
+    that exist only on a GPU give tf.gather's out-of-range value for that tuple (no
+    download: see "TensorFlow 2 compatibility").
 
     >>> tf.gather_nd(tf.reshape(tf.range(6), [2, 3]), [[0, 1], [1, 2]]).tolist()
     [1, 5]
     """
     from .movement import gather, reshape
-    from .reduce import sum as reduce_sum
+    from .reduce import reduce_all, sum as reduce_sum
     params = _as_array(params)
     indices = _int_indices(indices, "gather_nd")
     b = int(batch_dims)
@@ -203,9 +194,10 @@ def gather_nd(params, indices, batch_dims=0):
         raise InvalidArgumentError(f"gather_nd: index innermost dimension length must be <= "
                                    f"params rank; saw: {m} vs. {len(params.shape) - b}")
     dims = params.shape[b:b + m]
-    bad = _first_invalid(indices, dims) if indices.size and m else None
+    host = host_values(indices)
+    bad = _first_invalid(host, dims) if host is not None and indices.size and m else None
     if bad is not None:
-        value = indices.numpy().reshape(-1, m)[bad].tolist()
+        value = host.reshape(-1, m)[bad].tolist()
         raise InvalidArgumentError(f"gather_nd: indices[{bad}] = {value} does not index into "
                                    f"param shape {list(params.shape)} (batch_dims={b})")
     strides = np.cumprod((1,) + dims[::-1])[:-1][::-1].astype(np.int32)
@@ -216,6 +208,11 @@ def gather_nd(params, indices, batch_dims=0):
         offsets = np.arange(batch, dtype=np.int32) * block
         flat = ew.add(flat, from_numpy(offsets.reshape(params.shape[:b] + (1,) * (
             len(flat.shape) - b))))
+    if host is None and m:  # a tuple out of range must not land on another entry: -1
+        limits = from_numpy(np.asarray(dims, np.int32).reshape(-1))
+        inside = reduce_all(ew.logical_and(ew.greater_equal(indices, 0),
+                                           ew.less(indices, limits)), axis=-1)
+        flat = ew.where(inside, flat, -1)
     rows = reshape(params, (batch * block,) + params.shape[b + m:])
     return gather(rows, flat)
 

@@ -185,7 +185,7 @@ def linspace(start, stop, num, axis=0):
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
     from . import elementwise as ew
-    from .movement import concat, expand_dims, reshape, slice as slice_
+    from .movement import concat, expand_dims, slice as slice_
     num = int(num)
     if num < 0:
         raise InvalidArgumentError(f"linspace: num must be >= 0, received {num}")
@@ -201,11 +201,13 @@ def linspace(start, stop, num, axis=0):
     axis %= rank
     first, last = expand_dims(ew.cast(start, float32), axis), expand_dims(
         ew.cast(stop, float32), axis)
-    delta = ew.div(ew.sub(last, first), float(max(num - 1, 1)))
-    steps = [1] * rank
-    steps[axis] = max(num - 2, 0)
-    inner = ew.add(first, ew.mul(delta, reshape(array(np.arange(1, max(num - 1, 1),
-                                                                dtype=np.float32)), steps)))
+    parts = [first, last]
+    if num > 2:  # the points between the ends
+        delta = ew.div(ew.sub(last, first), float(num - 1))
+        steps = [1] * rank
+        steps[axis] = num - 2
+        ks = array(np.arange(1, num - 1, dtype=np.float32).reshape(steps))
+        parts.insert(1, ew.add(first, ew.mul(delta, ks)))
     size = list(first.shape)
     size[axis] = num
-    return slice_(concat([first, inner, last], axis), [0] * rank, size)
+    return slice_(concat(parts, axis), [0] * rank, size)

@@ -45,23 +45,24 @@ def _same_numeric(name):
     return infer
 
 
-def _float_only(name):
-    """TensorFlow's rule for float-only ops (log1p, erf, ...): other dtypes raise."""
-    def infer(inputs, attrs):
-        x = inputs[0]
-        if x.dtype != float32:
-            raise InvalidArgumentError(f"{name} needs a float32 tensor, received {x.dtype} "
-                                       f"(shape {list(x.shape)})")
-        return x.shape, x.dtype
-    return infer
+FLOAT, NUMERIC = (float32,), (float32, int32)
 
 
-def _numeric_only(name):
+def expect_dtype(x, name, allowed, error=InvalidArgumentError):
+    """`x` as an NDArray of one of the `allowed` dtypes, or `error` (TensorFlow's class for
+    the op: InvalidArgumentError for kernels without that dtype) naming what came."""
+    x = x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
+    if x.dtype not in allowed:
+        raise error(f"{name} needs a {' or '.join(allowed)} tensor, received {x.dtype} "
+                    f"(shape {list(x.shape)})")
+    return x
+
+
+def dtype_rule(name, allowed):
+    """The shape/dtype rule of an op keeping its input's shape and dtype, for inputs of
+    the `allowed` dtypes only (TensorFlow's rule for log1p, erf, cumsum, ...)."""
     def infer(inputs, attrs):
-        x = inputs[0]
-        if x.dtype == bool_:
-            raise InvalidArgumentError(f"{name} needs a float32 or int32 tensor, received bool "
-                                       f"(shape {list(x.shape)})")
+        x = expect_dtype(inputs[0], name, allowed)
         return x.shape, x.dtype
     return infer
 
@@ -116,17 +117,17 @@ elu = _unary("elu", _to_float, "x if x > 0 else exp(x) - 1",
              lambda dy, x, y: mul(dy, where(greater(x, 0), 1.0, add(y, 1.0))))
 sin = _unary("sin", _to_float, "The sine of x", lambda dy, x, y: mul(dy, cos(x)))
 cos = _unary("cos", _to_float, "The cosine of x", lambda dy, x, y: neg(mul(dy, sin(x))))
-log1p = _unary("log1p", _float_only("log1p"), "log(1 + x), accurate for small x",
+log1p = _unary("log1p", dtype_rule("log1p", FLOAT), "log(1 + x), accurate for small x",
                lambda dy, x, y: div(dy, add(x, 1.0)))
-expm1 = _unary("expm1", _float_only("expm1"), "exp(x) - 1, accurate for small x",
+expm1 = _unary("expm1", dtype_rule("expm1", FLOAT), "exp(x) - 1, accurate for small x",
                lambda dy, x, y: mul(dy, add(y, 1.0)))
-softplus = _unary("softplus", _float_only("softplus"), "log(1 + exp(x)), without overflow",
+softplus = _unary("softplus", dtype_rule("softplus", FLOAT), "log(1 + exp(x)), without overflow",
                   lambda dy, x, y: mul(dy, sigmoid(x)))
-relu6 = _unary("relu6", _numeric_only("relu6"), "min(max(x, 0), 6)",
+relu6 = _unary("relu6", dtype_rule("relu6", NUMERIC), "min(max(x, 0), 6)",
                lambda dy, x, y: where(logical_and(greater(x, 0), less(x, 6)), dy, 0.0))
-erf = _unary("erf", _float_only("erf"), "The error function of x",
+erf = _unary("erf", dtype_rule("erf", FLOAT), "The error function of x",
              lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), 1.1283791670955126)))
-erfc = _unary("erfc", _float_only("erfc"), "1 - erf(x), accurate where erf(x) is near 1",
+erfc = _unary("erfc", dtype_rule("erfc", FLOAT), "1 - erf(x), accurate where erf(x) is near 1",
               lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), -1.1283791670955126)))
 is_nan = _unary("is_nan", _bool_result, "True where x is NaN")
 is_finite = _unary("is_finite", _bool_result, "True where x is neither infinite nor NaN")

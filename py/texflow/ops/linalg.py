@@ -80,14 +80,6 @@ _matrix_norm2_vectors = def_op("matrix_norm2_vectors",
                                host_only=True)
 
 
-def _float_input(x, name):
-    x = _as_array(x)
-    if x.dtype != float32:
-        raise InvalidArgumentError(f"{name} needs a float32 tensor, received {x.dtype} "
-                                   f"(shape {list(x.shape)})")
-    return x
-
-
 def norm(tensor, ord="euclidean", axis=None, keepdims=None):  # noqa: A002
     """A vector norm (ord 'euclidean', 1, 2, np.inf or any p > 0; over all entries when
     axis is None, else along one axis) or a matrix norm (axis a pair: 'fro',
@@ -117,10 +109,10 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None):  # noqa: A002
     rank = len(x.shape)
     axes = None if axis is None else tuple(a % rank for a in (axis if matrix else [axis]))
     if ord in ("euclidean", "fro", 2) and not (matrix and ord == 2):
-        x = _float_input(x, "norm")
+        x = ew.expect_dtype(x, "norm", ew.FLOAT)
         result = ew.sqrt(rd.sum(ew.mul(x, x), axes, keepdims=True))
     elif matrix and ord == 2:
-        x = _float_input(x, "norm")
+        x = ew.expect_dtype(x, "norm", ew.FLOAT)
         rest = [i for i in range(rank) if i not in axes]
         value = run_op(_matrix_norm2, (transpose(x, rest + list(axes)),))
         result = reshape(value, tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
@@ -134,7 +126,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None):  # noqa: A002
             result = rd.sum(result, axes[1], keepdims=True)
         result = rd.max(result, None if axes is None else axes[0], keepdims=True)
     else:
-        x = _float_input(x, "norm")
+        x = ew.expect_dtype(x, "norm", ew.FLOAT)
         p = float(ord)
         result = ew.pow(rd.sum(ew.pow(ew.abs(x), p), axes, keepdims=True), 1.0 / p)
     if keepdims:
@@ -154,7 +146,7 @@ def global_norm(t_list):
     if isinstance(t_list, (NDArray, str)) or not hasattr(t_list, "__iter__"):
         raise TypeError(f"global_norm: `t_list` should be a sequence of tensors. Received "
                         f"{type(t_list)}.")
-    halves = [ew.mul(rd.sum(ew.square(_float_input(t, "global_norm"))), 0.5)
+    halves = [ew.mul(rd.sum(ew.square(ew.expect_dtype(t, "global_norm", ew.FLOAT))), 0.5)
               for t in t_list if t is not None]
     if not halves:
         return from_numpy(np.float32(0.0))
@@ -186,7 +178,7 @@ def clip_by_norm(t, clip_norm, axes=None):
     >>> tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).tolist()
     [0.6000000238418579, 0.800000011920929]
     """
-    t = _float_input(t, "clip_by_norm")
+    t = ew.expect_dtype(t, "clip_by_norm", ew.FLOAT)
     l2sum = rd.sum(ew.mul(t, t), axes, keepdims=True)
     positive = ew.greater(l2sum, 0.0)
     # TensorFlow's double where keeps the gradient of sqrt away from 0

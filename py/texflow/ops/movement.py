@@ -126,6 +126,9 @@ def transpose(x, perm=None):
         if sorted(perm) != list(range(rank)):
             raise ShapeError(f"transpose: perm {given} is not a permutation of the "
                              f"{rank} axes of shape {list(x.shape)}")
+    moved = [p for p in perm if x.shape[p] != 1]
+    if moved == sorted(moved):  # only size-1 axes move: the same element order, a view
+        return reshape(x, tuple(x.shape[p] for p in perm))
     return run_op(_transpose, (x,), {"perm": perm})
 
 
@@ -149,7 +152,10 @@ def broadcast_to(x, shape):
     [[1, 2], [1, 2]]
     """
     x = _as_array(x)
-    return run_op(_broadcast_to, (x,), {"shape": normalize_shape(shape)})
+    shape = normalize_shape(shape)
+    if shape == x.shape:
+        return reshape(x, shape)  # nothing to repeat: a view
+    return run_op(_broadcast_to, (x,), {"shape": shape})
 
 
 def _reverse_infer(inputs, attrs):

@@ -9,6 +9,7 @@ from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_view
+from ..engine.trace import fresh_each_call
 from ..errors import DTypeError, InvalidArgumentError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
@@ -110,21 +111,13 @@ def leaky_relu(x, alpha=0.2):
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
 
 
-def _float_features(x, name, error=InvalidArgumentError):
-    x = _as_array(x)
-    if x.dtype != float32:
-        raise error(f"{name} needs float32 features, received {x.dtype} "
-                    f"(shape {list(x.shape)})")
-    return x
-
-
 def silu(features, beta=1.0):
     """features * sigmoid(beta * features) (TensorFlow's silu, also `tf.nn.swish`).
 
     >>> round(tf.nn.silu(tf.constant([1.0])).get(0), 4)
     0.7311
     """
-    x = _float_features(features, "silu")
+    x = ew.expect_dtype(features, "silu", ew.FLOAT)
     return ew.mul(x, ew.sigmoid(x if beta == 1.0 else ew.mul(x, beta)))
 
 
@@ -138,7 +131,7 @@ def gelu(features, approximate=False):
     >>> round(tf.nn.gelu(tf.constant([1.0])).get(0), 4)
     0.8413
     """
-    x = _float_features(features, "gelu", ValueError)
+    x = ew.expect_dtype(features, "gelu", ew.FLOAT, ValueError)
     if approximate:
         inner = ew.mul(ew.add(x, ew.mul(ew.pow(x, 3.0), 0.044715)), 0.7978845608028654)
         return ew.mul(ew.mul(x, 0.5), ew.add(ew.tanh(inner), 1.0))
@@ -151,7 +144,7 @@ def l2_loss(t):
     >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).get()
     2.5
     """
-    t = _float_features(t, "l2_loss")
+    t = ew.expect_dtype(t, "l2_loss", ew.FLOAT)
     return ew.mul(rd.sum(ew.square(t)), 0.5)
 
 
@@ -296,14 +289,18 @@ def dropout(x, rate, noise_shape=None, seed=None):
     if rate == 0.0:
         return ew.mul(x, 1.0)
     shape = tuple(noise_shape) if noise_shape is not None else x.shape
+    return ew.mul(x, _dropout_mask(shape, rate, seed))
+
+
+@fresh_each_call  # a new mask at every tf.function call
+def _dropout_mask(shape, rate, seed):
     if seed is None:
         rng = np.random.default_rng()
     else:
         call = _dropout_calls.get(seed, 0)
         _dropout_calls[seed] = call + 1
         rng = np.random.default_rng([int(seed), call])
-    keep = from_numpy((rng.random(shape) >= rate).astype(np.float32) / (1.0 - rate))
-    return ew.mul(x, keep)
+    return from_numpy((rng.random(shape) >= rate).astype(np.float32) / (1.0 - rate))
 
 
 # -- Keras-style losses on probabilities or logits ---------------------------------------

@@ -111,21 +111,13 @@ def reduce_prod(input_tensor, axis=None, keepdims=False):
     return _reduction(_prod, input_tensor, axis, keepdims)
 
 
-def _bool_input(x, name):
-    x = _as_array(x)
-    if x.dtype != bool_:
-        raise InvalidArgumentError(f"{name} needs a bool tensor, received {x.dtype} "
-                                   f"(shape {list(x.shape)})")
-    return x
-
-
 def reduce_any(input_tensor, axis=None, keepdims=False):
     """True where any element along `axis` is true (False for none); bool input only.
 
     >>> tf.reduce_any(tf.constant([[True, False], [False, False]]), axis=1).tolist()
     [True, False]
     """
-    return _reduction(_max, _bool_input(input_tensor, "reduce_any"), axis, keepdims)
+    return _reduction(_max, ew.expect_dtype(input_tensor, "reduce_any", (bool_,)), axis, keepdims)
 
 
 def reduce_all(input_tensor, axis=None, keepdims=False):
@@ -134,7 +126,7 @@ def reduce_all(input_tensor, axis=None, keepdims=False):
     >>> tf.reduce_all(tf.constant([[True, False], [True, True]]), axis=1).tolist()
     [False, True]
     """
-    return _reduction(_min, _bool_input(input_tensor, "reduce_all"), axis, keepdims)
+    return _reduction(_min, ew.expect_dtype(input_tensor, "reduce_all", (bool_,)), axis, keepdims)
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False):

@@ -6,22 +6,11 @@ the one 2^k before it), so a float32 cumsum adds in a tree order, not left to ri
 rounding differs from TensorFlow's sequential sum by a few ulps of the running total.
 """
 
-from ..dtypes import bool_
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
-
-
-def _scan_infer(name):
-    def infer(inputs, attrs):
-        x = inputs[0]
-        if x.dtype == bool_:
-            raise InvalidArgumentError(f"{name} needs a float32 or int32 tensor, received bool "
-                                       f"(shape {list(x.shape)})")
-        return x.shape, x.dtype
-    return infer
 
 
 def _cumsum_grad(dy, inputs, y, attrs):
@@ -38,8 +27,8 @@ def _cumprod_grad(dy, inputs, y, attrs):
     return (ew.where(zero, 0.0, ew.div(out, ew.where(zero, 1.0, x))),)
 
 
-_cumsum = def_op("cumsum", _scan_infer("cumsum"), grad=_cumsum_grad)
-_cumprod = def_op("cumprod", _scan_infer("cumprod"), grad=_cumprod_grad)
+_cumsum = def_op("cumsum", ew.dtype_rule("cumsum", ew.NUMERIC), grad=_cumsum_grad)
+_cumprod = def_op("cumprod", ew.dtype_rule("cumprod", ew.NUMERIC), grad=_cumprod_grad)
 
 
 def _scan(op, x, axis, exclusive, reverse):

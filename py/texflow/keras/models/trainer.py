@@ -19,10 +19,13 @@ from ...data import structure
 from ...engine import scope as scopes
 from ...engine.ndarray import NDArray
 from ...ops import elementwise as ew
+from .. import backend
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
 from ..callback_base import CallbackList, pythonify
+from ..serialization import (deserialize_keras_object, deserialize_nested, serialize_keras_object,
+                             serialize_nested)
 from . import compile_utils
 from .data_adapter import DataHandler, train_validation_split, unpack_x_y_sample_weight
 
@@ -97,23 +100,21 @@ class Trainer:
         """compile()'s arguments as a config (for saving), or None before compile."""
         if not getattr(self, "compiled", False):
             return None
-        from ..serialization import serialize_keras_object
         return {"optimizer": serialize_keras_object(self.optimizer),
-                "loss": _serialize_entries(self._compile_args["loss"]),
+                "loss": serialize_nested(self._compile_args["loss"]),
                 "loss_weights": self._compile_args["loss_weights"],
-                "metrics": _serialize_entries(self._compile_args["metrics"]),
-                "weighted_metrics": _serialize_entries(self._compile_args["weighted_metrics"]),
+                "metrics": serialize_nested(self._compile_args["metrics"]),
+                "weighted_metrics": serialize_nested(self._compile_args["weighted_metrics"]),
                 "run_eagerly": self.run_eagerly, "steps_per_execution": self.steps_per_execution,
                 "jit_compile": self.jit_compile}
 
     def compile_from_config(self, config):
         """compile() again from `get_compile_config()` output."""
-        from ..serialization import deserialize_keras_object
         config = dict(config)
         config["optimizer"] = deserialize_keras_object(config["optimizer"], what="optimizer") \
             if isinstance(config.get("optimizer"), dict) else config.get("optimizer")
         for key in ("loss", "metrics", "weighted_metrics"):
-            config[key] = _deserialize_entries(config.get(key))
+            config[key] = deserialize_nested(config.get(key))
         self.compile(**config)
 
     def _assert_compiled(self, what):
@@ -154,7 +155,7 @@ class Trainer:
             value = self._compile_loss(y, y_pred, sample_weight)
             if value is not None:
                 losses.append(value)
-        losses.extend(self.losses)
+        losses.extend(backend.scale_loss_for_distribution(v) for v in self.losses)
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         total = losses[0]
@@ -181,7 +182,8 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
-            self._loss_tracker.update_state(loss, sample_weight=float(_batch_size(x)))
+            self._loss_tracker.update_state(backend.unscale_loss_for_distribution(loss),
+                                            sample_weight=float(_batch_size(x)))
             loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
         if variables:
@@ -197,7 +199,8 @@ class Trainer:
         self._check_targets(y)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=float(_batch_size(x)))
+        self._loss_tracker.update_state(backend.unscale_loss_for_distribution(loss),
+                                        sample_weight=float(_batch_size(x)))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data):
@@ -206,15 +209,26 @@ class Trainer:
         return self(x, training=False)
 
     def make_train_function(self, force=False):
-        """`self.train_function(batch) -> logs`: train_step inside a scope."""
+        """`self.train_function(batch) -> logs`: train_step inside a scope (a model made
+        under a tf.distribute strategy: its replicas' steps on their parts of the batch)."""
         if self.train_function is None or force:
-            self.train_function = lambda data: scopes.scope(lambda: self.train_step(data))
+            self.train_function = _distributed(
+                self, lambda data: scopes.scope(lambda: self.train_step(data)), "train")
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
-            self.test_function = lambda data: scopes.scope(lambda: self.test_step(data))
+            self.test_function = _distributed(
+                self, lambda data: scopes.scope(lambda: self.test_step(data)), "test")
         return self.test_function
+
+    def _global_logs(self, logs):
+        """The logs of the metrics over every replica's data (a strategy sums the metrics'
+        states across its workers), as Keras reports them at the end of an epoch."""
+        strategy = self.distribute_strategy
+        if strategy is None or logs is None:
+            return logs
+        return strategy.extended._keras_global_logs(self, logs)
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
@@ -249,8 +263,9 @@ class Trainer:
                                  f"arrays, found following types in the input: {type(x)}")
             (x, y, sample_weight), validation_data = train_validation_split(
                 (x, y, sample_weight), validation_split)
-        data = DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
-                           shuffle=shuffle, class_weight=class_weight)
+        data = _distributed_data(self, DataHandler(x, y, sample_weight, batch_size,
+                                                   steps_per_epoch, shuffle=shuffle,
+                                                   class_weight=class_weight))
         if data.kind == "arrays" and data.y is not None:
             self._check_labels(data.y)
         val = None
@@ -286,7 +301,7 @@ class Trainer:
             skip = 0
             if callbacks.params.get("steps") is None:
                 callbacks.params["steps"] = step + 1
-            epoch_logs = pythonify(logs)
+            epoch_logs = pythonify(self._global_logs(logs))
             if val is not None and _should_eval(epoch, validation_freq):
                 val_logs = self.evaluate(**val, batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, callbacks=callbacks,
@@ -351,7 +366,8 @@ class Trainer:
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {sorted(kwargs)}")
         self._assert_compiled("evaluate")
-        data = DataHandler(x, y, sample_weight, batch_size, steps, shuffle=False)
+        data = _distributed_data(self, DataHandler(x, y, sample_weight, batch_size, steps,
+                                                   shuffle=False))
         if not _in_fit:
             callbacks = self._callback_list(callbacks, verbose, 1, data.steps)
         test_function = self.make_test_function()
@@ -364,7 +380,7 @@ class Trainer:
             callbacks.on_test_batch_end(step, logs)
         if logs is None:
             raise ValueError("Expected input data to be non-empty: evaluate got no batches")
-        logs = pythonify(logs)
+        logs = pythonify(self._global_logs(logs))
         callbacks.on_test_end(logs)
         if return_dict:
             return logs
@@ -420,29 +436,18 @@ class Trainer:
         raise ValueError("predict_on_batch got an empty batch")
 
 
-def _serialize_entries(value):
-    """Losses or metrics (nested in lists and dicts) as names or configs."""
-    from ..serialization import serialize_keras_object
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return {k: _serialize_entries(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_serialize_entries(v) for v in value]
-    if callable(value) and not hasattr(value, "get_config"):
-        return value.__name__
-    return serialize_keras_object(value)
+def _distributed(model, step, kind):
+    """`step`, or the model's strategy's version of it (which splits each global batch
+    across the replicas and runs `step` in each replica's context)."""
+    strategy = model.distribute_strategy
+    return step if strategy is None else strategy.extended._keras_step(model, step, kind)
 
 
-def _deserialize_entries(value):
-    from ..serialization import deserialize_keras_object
-    if isinstance(value, dict) and "class_name" in value:
-        return deserialize_keras_object(value)
-    if isinstance(value, dict):
-        return {k: _deserialize_entries(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_deserialize_entries(v) for v in value]
-    return value
+def _distributed_data(model, data):
+    """`data`, or for a model made under a multi-worker strategy the same batches cut to
+    this worker's part of each (as the strategy auto-shards a dataset)."""
+    strategy = model.distribute_strategy
+    return data if strategy is None else strategy.extended._keras_data(model, data)
 
 
 def _format_logs(logs, return_dict):
