@@ -2,7 +2,7 @@
 
 python mw_job.py MODE OUT.npz SEED: MODE "fit" trains a small Keras model with
 `fit` inside MultiWorkerMirroredStrategy.scope(); "ctl" trains it with a custom loop
-(`strategy.run`, `compute_average_loss`, `strategy.reduce`). The cluster comes from
+(a tf.function of `strategy.run`, `compute_average_loss`, `strategy.reduce`). The cluster comes from
 TF_CONFIG (or TEXFLOW_COORDINATOR); without either it is the single-process reference.
 Each worker seeds its initializers with SEED (they differ on purpose: the strategy
 starts every worker from the chief's values). Writes the final weights to OUT.npz.
@@ -65,11 +65,15 @@ def run_ctl(strategy):
         optimizer.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
+    @tf.function  # traced once per batch shape; replays all-reduce their own gradients
+    def train_step(batch):
+        return strategy.reduce(tf.distribute.ReduceOp.SUM,
+                               strategy.run(step_fn, args=(batch,)), axis=None)
+
     for epoch in range(3):
         total = 0.0
         for batch in ds:
-            total += float(strategy.reduce(tf.distribute.ReduceOp.SUM,
-                                           strategy.run(step_fn, args=(batch,)), axis=None))
+            total += float(train_step(batch))
         print("epoch", epoch, total, flush=True)
     return model
 
