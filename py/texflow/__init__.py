@@ -82,4 +82,7 @@ from .printing import print  # noqa: E402,A001
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 
+# tf.distribute (issue 10): the strategies, distributed input, TF_CONFIG, collectives.
+from . import distribute  # noqa: E402
+
 bool = bool_  # noqa: A001  (tf.bool; defined last: this module uses the builtin above)

@@ -5,6 +5,9 @@ from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..errors import DTypeError, ShapeError
 
 _counter = [0]
+# Functions every new variable's initial value (numpy) passes through: a tf.distribute
+# strategy in effect installs one so that every worker starts from the chief's value.
+initial_value_hooks = []
 
 
 class Variable(NDArray):
@@ -39,6 +42,8 @@ class Variable(NDArray):
                 data = to_numpy(data, dtype)
         else:
             data = to_numpy(initial_value, dtype)
+        for hook in initial_value_hooks:
+            data = hook(data)
         value = from_numpy(data)
         storage = value._storage
         super().__init__(storage, value.shape, value.dtype)
