@@ -123,6 +123,23 @@ class BrowserSession:
                 pass
 
 
+def show_page(url):
+    """Opens `url` in a Chromium window (BrowserSession's flags); returns when it is closed."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), headless=False,
+                                     args=list(CHROMIUM_FLAGS))
+        page = browser.new_page(no_viewport=True)
+        page.goto(url)
+        try:
+            page.wait_for_event("close", timeout=0)
+        except Exception:  # the browser itself was closed
+            pass
+        finally:
+            browser.close()
+
+
 _SKIP_DIRS = {"__pycache__", "node_modules", ".venv", "venv", ".git", "dist", "build"}
 FILE_LIMIT = 16 << 20
 FOLDER_LIMIT = 64 << 20

@@ -31,7 +31,16 @@ def _serve(args):
     print(f"texflow: serving {root or 'the runtime only'} at {server.url}/ "
           f"(runner: {server.url}/texflow/web/runner.html)", flush=True)
     try:
-        server.serve_forever()
+        if args.open is not None:
+            from .browser import show_page
+
+            url = server.url + "/" + args.open.lstrip("/")
+            server.start()
+            print(f"texflow: opening {url} in Chromium; close the window to stop", flush=True)
+            show_page(url)
+            server.stop()
+        else:
+            server.serve_forever()
     except KeyboardInterrupt:
         pass
     return 0
@@ -71,6 +80,9 @@ def main(argv=None):
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--root", default=None, help="folder to serve (default: ./demos)")
+    serve.add_argument("--open", default=None, metavar="PATH",
+                       help="open this page (e.g. /mnist/) in a Chromium window and serve "
+                            "until the window is closed")
     serve.set_defaults(fn=_serve)
 
     setup = sub.add_parser("setup-browser", help="fetch and verify Pyodide (and TensorFlow.js "
@@ -81,12 +93,15 @@ def main(argv=None):
     bench = sub.add_parser("bench", help="benchmark texflow against TensorFlow.js and numpy")
     bench.add_argument("--backends", default="webgl,webgpu")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    bench.add_argument("--cases", default="ops,fit",
+                       help="ops (single ops), fit (Keras fit of the MNIST CNN) or both")
+    bench.add_argument("--tf-python", default=None, metavar="PYTHON",
+                       help="an interpreter with TensorFlow: the native Keras side of the fit "
+                            "cases (default: this one, if it can import tensorflow), and with "
+                            "--collective, MultiWorkerMirroredStrategy's all-reduce")
     bench.add_argument("--collective", action="store_true",
                        help="all-reduce through the coordinator instead (native and browser "
                             "workers, against raw websockets and TensorFlow)")
-    bench.add_argument("--tf-python", default=None, metavar="PATH",
-                       help="with --collective: a Python with TensorFlow, for "
-                            "MultiWorkerMirroredStrategy's all-reduce")
     bench.add_argument("--workers", default="2,4,8",
                        help="with --collective: native group sizes (default 2,4,8)")
     bench.add_argument("--no-browser", action="store_true",

@@ -1,5 +1,6 @@
 """`texflow bench`: texflow against TensorFlow.js 4.22 in ONE headless Chromium run,
-and the native numpy backend against plain numpy, as tables of ratios.
+and the native numpy backend against plain numpy, as tables of ratios; Keras `fit` of
+the MNIST CNN against tfjs-layers and TensorFlow Keras (bench/fit.py).
 
 A benchmark, not a test: it prints what it measured and the targets next to it.
 """
@@ -10,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import cases
+from . import cases, fit
 
 TARGETS = {  # (backend, case) -> (minimum speed-up over the reference, label)
     ("webgl", "matmul 512"): (1.0, ">= 1x tfjs"),
@@ -20,24 +21,31 @@ TARGETS = {  # (backend, case) -> (minimum speed-up over the reference, label)
 }
 DISPATCH_TARGET_US = 25.0
 NUMPY_TARGET = 1.2  # texflow's numpy backend within 1.2x of plain numpy on matmul 512
+FIT_BROWSER_TARGET = (0.5, "<= 0.5x tfjs-layers")  # a fit step's time, texflow / tfjs
+FIT_NATIVE_TARGET = (1.5, "<= 1.5x Keras")  # numpy backend / TensorFlow Keras
 
 
 def _fmt(ms):
     return f"{ms:9.3f}" if ms < 10 else f"{ms:9.1f}"
 
 
-def _browser_tables(backends, quick, out):
+def _browser_tables(backends, quick, out, wanted):
     from ..browser import BrowserSession
 
-    rows = {}
+    rows, fit_rows = {}, {}
     with BrowserSession(on_output=lambda stream, text: sys.stderr.write(text)) as session:
         page = session.page
         page.add_script_tag(url="/texflow/tfjs/tf.min.js")
         page.add_script_tag(url="/texflow/tfjs/tf-backend-webgpu.min.js")
         page.add_script_tag(url="/texflow/web/bench_tfjs.js")
+        page.add_script_tag(url="/texflow/web/bench_tfjs_fit.js")
         out.append("")
         out.append(f"browser: Chromium {session._browser.version} (headless, software GPU)")
         for backend in backends:
+            if "fit" in wanted:
+                fit_rows[backend] = fit.measure_browser(page, backend, quick)
+            if "ops" not in wanted:
+                continue
             print(f"[bench] TensorFlow.js on {backend} ...", file=sys.stderr, flush=True)
             ref = page.evaluate("([b, q]) => texflowBenchTfjs(b, q)", [backend, quick])
             print(f"[bench] texflow on {backend} ...", file=sys.stderr, flush=True)
@@ -47,7 +55,7 @@ def _browser_tables(backends, quick, out):
                 "json.dumps(await measure_texflow('${b}', ${q ? 'True' : 'False'}))`)",
                 [backend, quick]))
             rows[backend] = (mine, ref)
-    return rows
+    return rows, fit_rows
 
 
 def _print_browser(rows, out):
@@ -89,16 +97,61 @@ def _print_numpy(results, out):
         out.append(f"| {case} | {_fmt(mine)} | {_fmt(ref)} | {ratio:5.2f}x | {target} |")
 
 
+def _print_fit(title, reference, rows, target, out):
+    """A table of the `fit` cases: rows {case: (texflow ms, reference ms)}."""
+    need, label = target
+    out.append("")
+    out.append(title)
+    out.append("")
+    out.append(f"| case | texflow | {reference} | ratio | target |")
+    out.append("|---|---:|---:|---:|---|")
+    for case, (mine, ref) in rows.items():
+        ratio = mine / ref
+        met = f"{label}: {'met' if ratio <= need else 'NOT met'}" if case == fit.FIT_STEP else ""
+        out.append(f"| {case} | {_fmt(mine)} | {_fmt(ref)} | {ratio:5.2f}x | {met} |")
+
+
+def _native_fit(args, out):
+    """texflow's numpy backend against TensorFlow Keras run by `args.tf_python`."""
+    import subprocess
+
+    python = args.tf_python or sys.executable
+    found = subprocess.run([python, "-c", "import tensorflow"], capture_output=True)
+    if found.returncode != 0:
+        out.append("")
+        out.append(f"(fit against TensorFlow Keras skipped: TensorFlow is not importable by "
+                   f"{python}; pass --tf-python /path/to/tf-venv/bin/python)")
+        return
+    print("[bench] fit natively: texflow numpy and TensorFlow Keras ...", file=sys.stderr,
+          flush=True)
+    rows, version = fit.measure_native(python, 1 if args.quick else 3, epoch=not args.quick)
+    _print_fit(f"texflow numpy backend vs TensorFlow {version} Keras, native: `fit` of the "
+               f"MNIST CNN (ms; ratio = texflow / Keras, lower is better)",
+               "TensorFlow Keras", rows, FIT_NATIVE_TARGET, out)
+
+
 def main(args):
     if getattr(args, "collective", False):
         from .collective import main as collective_main
         return collective_main(args)
     backends = [b for b in args.backends.split(",") if b]
+    wanted = {c for c in args.cases.split(",") if c}
+    if not wanted or wanted - {"ops", "fit"}:
+        raise SystemExit(f"texflow bench: --cases takes ops, fit or both, received "
+                         f"{args.cases!r}")
     out = [f"texflow bench, {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
            f"{platform.python_implementation()} {platform.python_version()}"]
-    _print_numpy(cases.measure_numpy_native(args.quick), out)
+    if "ops" in wanted:
+        _print_numpy(cases.measure_numpy_native(args.quick), out)
+    if "fit" in wanted:
+        _native_fit(args, out)
     if backends:
-        _print_browser(_browser_tables(backends, args.quick, out), out)
+        rows, fit_rows = _browser_tables(backends, args.quick, out, wanted)
+        _print_browser(rows, out)
+        for backend, fit_row in fit_rows.items():
+            _print_fit(f"texflow vs TensorFlow.js 4.22 tfjs-layers, backend {backend}: `fit` "
+                       f"of the MNIST CNN (ms; ratio = texflow / tfjs, lower is better)",
+                       "tfjs-layers", fit_row, FIT_BROWSER_TARGET, out)
     report(out, "bench")
     return 0
 
