@@ -149,3 +149,22 @@ def test_only_the_chief_writes_model_checkpoints(tmp_path):
     where, temporary = other._write_path(path)
     assert where == str(tmp_path / "workertemp_1" / "ckpt.keras")
     assert os.path.isdir(temporary)
+
+
+def test_dropout_and_initializers_are_reproducible_per_replica_from_the_seed():
+    def train(seed):
+        tf.keras.utils.set_random_seed(seed)
+        strategy = tf.distribute.MirroredStrategy(_devices())
+        with strategy.scope():
+            model = tf.keras.Sequential([
+                tf.keras.layers.Dense(8, activation="relu", input_shape=(3,)),
+                tf.keras.layers.Dropout(0.5), tf.keras.layers.Dense(1)])
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        x = np.random.RandomState(1).rand(16, 3).astype(np.float32)
+        model.fit(x, x[:, :1], batch_size=8, epochs=2, verbose=0)
+        return model.get_weights()
+
+    first, second, other = train(11), train(11), train(12)
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a, b)
+    assert any(not np.array_equal(a, b) for a, b in zip(first, other))
