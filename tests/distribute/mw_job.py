@@ -44,6 +44,7 @@ def run_fit(strategy):
                       metrics=["accuracy"])
     history = model.fit(ds, epochs=3, verbose=0)
     print("history", history.history, flush=True)
+    print("evaluate", model.evaluate(ds, verbose=0, return_dict=True), flush=True)
     return model
 
 
