@@ -73,6 +73,7 @@ from .framework import TensorSpec, is_tensor, newaxis  # noqa: E402
 # TensorFlow 2's first-hour names (issue 8): tf.random, tf.function, tf.print, tf.config,
 # tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.
 from . import compat, config, debugging, random  # noqa: E402
+from .autodiff.control_flow import cond, while_loop  # noqa: E402
 from .autodiff.function import function  # noqa: E402
 from .config import device  # noqa: E402
 from .debugging import (assert_equal, assert_greater, assert_less, assert_rank,  # noqa: E402
@@ -80,5 +81,8 @@ from .debugging import (assert_equal, assert_greater, assert_less, assert_rank, 
 from .printing import print  # noqa: E402,A001
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
+
+# tf.distribute (issue 10): the strategies, distributed input, TF_CONFIG, collectives.
+from . import distribute  # noqa: E402
 
 bool = bool_  # noqa: A001  (tf.bool; defined last: this module uses the builtin above)

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import dtypes
 from .engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
+from .engine.trace import fresh_each_call
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -131,6 +132,7 @@ def _uniform(rng, shape, minval, maxval, dtype):
     return from_numpy(values.astype(np.float32))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution (tf.random.normal).
 
@@ -141,12 +143,14 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, False), dtype))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution redrawn beyond two standard deviations."""
     dtype = _float_dtype(dtype, "truncated_normal")
     return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, True), dtype))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Samples of a uniform distribution on [minval, maxval) (tf.random.uniform): floats
     in [0, 1) by default; integer dtypes need `maxval`.
@@ -157,6 +161,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return _uniform(_generator(seed), shape, minval, maxval, dtype)
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def shuffle(value, seed=None, name=None):
     """`value` with its first axis randomly permuted (a gather on the device)."""
     from .ops.movement import gather
@@ -167,6 +172,7 @@ def shuffle(value, seed=None, name=None):
     return gather(x, from_numpy(order))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """Class indices drawn from the unnormalised log-probabilities of each row of
     `logits` [batch, classes]; the result is [batch, num_samples] (int64, stored as
@@ -207,14 +213,17 @@ class Generator:
     def reset_from_seed(self, seed):
         self.__init__(int(seed))
 
+    @fresh_each_call  # a new draw at every tf.function call
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "normal")
         return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, False), dtype))
 
+    @fresh_each_call  # a new draw at every tf.function call
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "truncated_normal")
         return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, True), dtype))
 
+    @fresh_each_call  # a new draw at every tf.function call
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         return _uniform(self._rng, shape, minval, maxval, dtype)
 

@@ -79,9 +79,11 @@ def reduce_weighted_values(values, sample_weight=None, reduction="sum_over_batch
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
         divisor = rd.sum(sample_weight)
-        return ew.where(ew.equal(divisor, 0.0), 0.0, ew.div(total, divisor))
+        return backend.scale_loss_for_distribution(
+            ew.where(ew.equal(divisor, 0.0), 0.0, ew.div(total, divisor)))
     count = math.prod(values.shape)
-    return ew.div(total, float(count)) if count else ew.mul(total, 0.0)
+    return backend.scale_loss_for_distribution(
+        ew.div(total, float(count)) if count else ew.mul(total, 0.0))
 
 
 def as_tensor(x):

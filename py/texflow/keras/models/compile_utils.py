@@ -9,6 +9,7 @@ the labels and predictions.
 
 from ...data import structure
 from ...ops import elementwise as ew
+from .. import backend
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 
@@ -167,7 +168,8 @@ class CompileLoss:
             value = loss_fn(targets[i], outputs[i][1], weights[i])
             if self.trackers:
                 batch = outputs[i][1].shape[0] if outputs[i][1].shape else 1
-                self.trackers[k].update_state(value, sample_weight=float(batch))
+                self.trackers[k].update_state(backend.unscale_loss_for_distribution(value),
+                                              sample_weight=float(batch))
             if weight is not None:
                 value = ew.mul(value, float(weight))
             total = value if total is None else ew.add(total, value)

@@ -19,6 +19,7 @@ from ...data import structure
 from ...engine import scope as scopes
 from ...engine.ndarray import NDArray
 from ...ops import elementwise as ew
+from .. import backend
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
@@ -129,7 +130,7 @@ class Trainer:
             value = self._compile_loss(y, y_pred, sample_weight)
             if value is not None:
                 losses.append(value)
-        losses.extend(self.losses)
+        losses.extend(backend.scale_loss_for_distribution(v) for v in self.losses)
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         total = losses[0]
@@ -156,7 +157,8 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
-            self._loss_tracker.update_state(loss, sample_weight=float(_batch_size(x)))
+            self._loss_tracker.update_state(backend.unscale_loss_for_distribution(loss),
+                                            sample_weight=float(_batch_size(x)))
             loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
         if variables:
@@ -172,7 +174,8 @@ class Trainer:
         self._check_targets(y)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=float(_batch_size(x)))
+        self._loss_tracker.update_state(backend.unscale_loss_for_distribution(loss),
+                                        sample_weight=float(_batch_size(x)))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data):
@@ -181,15 +184,26 @@ class Trainer:
         return self(x, training=False)
 
     def make_train_function(self, force=False):
-        """`self.train_function(batch) -> logs`: train_step inside a scope."""
+        """`self.train_function(batch) -> logs`: train_step inside a scope (a model made
+        under a tf.distribute strategy: its replicas' steps on their parts of the batch)."""
         if self.train_function is None or force:
-            self.train_function = lambda data: scopes.scope(lambda: self.train_step(data))
+            self.train_function = _distributed(
+                self, lambda data: scopes.scope(lambda: self.train_step(data)), "train")
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
-            self.test_function = lambda data: scopes.scope(lambda: self.test_step(data))
+            self.test_function = _distributed(
+                self, lambda data: scopes.scope(lambda: self.test_step(data)), "test")
         return self.test_function
+
+    def _global_logs(self, logs):
+        """The logs of the metrics over every replica's data (a strategy sums the metrics'
+        states across its workers), as Keras reports them at the end of an epoch."""
+        strategy = self.distribute_strategy
+        if strategy is None or logs is None:
+            return logs
+        return strategy.extended._keras_global_logs(self, logs)
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
@@ -224,8 +238,9 @@ class Trainer:
                                  f"arrays, found following types in the input: {type(x)}")
             (x, y, sample_weight), validation_data = train_validation_split(
                 (x, y, sample_weight), validation_split)
-        data = DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
-                           shuffle=shuffle, class_weight=class_weight)
+        data = _distributed_data(self, DataHandler(x, y, sample_weight, batch_size,
+                                                   steps_per_epoch, shuffle=shuffle,
+                                                   class_weight=class_weight))
         if data.kind == "arrays" and data.y is not None:
             self._check_labels(data.y)
         val = None
@@ -261,7 +276,7 @@ class Trainer:
             skip = 0
             if callbacks.params.get("steps") is None:
                 callbacks.params["steps"] = step + 1
-            epoch_logs = pythonify(logs)
+            epoch_logs = pythonify(self._global_logs(logs))
             if val is not None and _should_eval(epoch, validation_freq):
                 val_logs = self.evaluate(**val, batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, callbacks=callbacks,
@@ -326,7 +341,8 @@ class Trainer:
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {sorted(kwargs)}")
         self._assert_compiled("evaluate")
-        data = DataHandler(x, y, sample_weight, batch_size, steps, shuffle=False)
+        data = _distributed_data(self, DataHandler(x, y, sample_weight, batch_size, steps,
+                                                   shuffle=False))
         if not _in_fit:
             callbacks = self._callback_list(callbacks, verbose, 1, data.steps)
         test_function = self.make_test_function()
@@ -339,7 +355,7 @@ class Trainer:
             callbacks.on_test_batch_end(step, logs)
         if logs is None:
             raise ValueError("Expected input data to be non-empty: evaluate got no batches")
-        logs = pythonify(logs)
+        logs = pythonify(self._global_logs(logs))
         callbacks.on_test_end(logs)
         if return_dict:
             return logs
@@ -393,6 +409,20 @@ class Trainer:
             out = self.make_predict_function()(batch)
             return structure.map_structure(np.asarray, out)
         raise ValueError("predict_on_batch got an empty batch")
+
+
+def _distributed(model, step, kind):
+    """`step`, or the model's strategy's version of it (which splits each global batch
+    across the replicas and runs `step` in each replica's context)."""
+    strategy = model.distribute_strategy
+    return step if strategy is None else strategy.extended._keras_step(model, step, kind)
+
+
+def _distributed_data(model, data):
+    """`data`, or for a model made under a multi-worker strategy the same batches cut to
+    this worker's part of each (as the strategy auto-shards a dataset)."""
+    strategy = model.distribute_strategy
+    return data if strategy is None else strategy.extended._keras_data(model, data)
 
 
 def _format_logs(logs, return_dict):
