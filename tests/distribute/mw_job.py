@@ -2,10 +2,11 @@
 
 python mw_job.py MODE OUT.npz SEED: MODE "fit" trains a small Keras model with
 `fit` inside MultiWorkerMirroredStrategy.scope(); "ctl" trains it with a custom loop
-(`strategy.run`, `compute_average_loss`, `strategy.reduce`). The cluster comes from
+(a tf.function of `strategy.run`, `compute_average_loss`, `strategy.reduce`). The cluster comes from
 TF_CONFIG (or TEXFLOW_COORDINATOR); without either it is the single-process reference.
 Each worker seeds its initializers with SEED (they differ on purpose: the strategy
-starts every worker from the chief's values). Writes the final weights to OUT.npz.
+starts every worker from the chief's values). Writes the final weights to OUT.npz (OUT
+"-": prints them as JSON, as a browser worker does).
 """
 
 import sys
@@ -43,6 +44,7 @@ def run_fit(strategy):
                       metrics=["accuracy"])
     history = model.fit(ds, epochs=3, verbose=0)
     print("history", history.history, flush=True)
+    print("evaluate", model.evaluate(ds, verbose=0, return_dict=True), flush=True)
     return model
 
 
@@ -65,11 +67,15 @@ def run_ctl(strategy):
         optimizer.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
+    @tf.function  # traced once per batch shape; replays all-reduce their own gradients
+    def train_step(batch):
+        return strategy.reduce(tf.distribute.ReduceOp.SUM,
+                               strategy.run(step_fn, args=(batch,)), axis=None)
+
     for epoch in range(3):
         total = 0.0
         for batch in ds:
-            total += float(strategy.reduce(tf.distribute.ReduceOp.SUM,
-                                           strategy.run(step_fn, args=(batch,)), axis=None))
+            total += float(train_step(batch))
         print("epoch", epoch, total, flush=True)
     return model
 
@@ -79,7 +85,12 @@ def main():
     tf.keras.utils.set_random_seed(seed)
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     model = (run_fit if mode == "fit" else run_ctl)(strategy)
-    np.savez(out, *[w.numpy() for w in model.weights])
+    if out == "-":  # a browser worker: the weights go to the page's output
+        import json
+        print("weights " + json.dumps([w.numpy().tolist() for w in model.weights]),
+              flush=True)
+    else:
+        np.savez(out, *[w.numpy() for w in model.weights])
     print("done", strategy.cluster_resolver.task_type, strategy.cluster_resolver.task_id,
           strategy.num_replicas_in_sync, flush=True)
 

@@ -3,6 +3,7 @@ TensorFlow's tutorials: N workers with global batch B end with the weights of on
 process with batch B over the same data (the workers seed their initializers
 differently; the strategy starts them all from the chief's values)."""
 
+import ast
 import json
 import os
 import socket
@@ -75,7 +76,11 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
             np.testing.assert_allclose(w[key], ref[key], rtol=1e-5, atol=1e-5,
                                        err_msg=f"worker {i}, weight {key}")
     assert "done None None 1" in outputs[-1]
-    if mode == "fit":  # epoch-end logs are over every worker's data: the same everywhere
-        lines = [next(line for line in out.splitlines() if line.startswith("history"))
-                 for out in outputs]
-        assert lines[0] == lines[1]
+    if mode == "fit":  # epoch-end logs are over every worker's data: one process's
+        for word in ("history", "evaluate"):
+            lines = [next(line for line in out.splitlines() if line.startswith(word))
+                     for out in outputs]
+            assert lines[0] == lines[1], lines
+            logs = [ast.literal_eval(line.split(" ", 1)[1]) for line in lines]
+            for key, value in logs[-1].items():
+                np.testing.assert_allclose(logs[0][key], value, rtol=1e-5, err_msg=key)

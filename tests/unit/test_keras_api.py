@@ -121,3 +121,14 @@ def test_batch_methods_and_evaluate_results():
     only_loss.compile(optimizer="sgd", loss="mse")
     assert isinstance(only_loss.evaluate(x, y, verbose=0), float)
     assert only_loss.predict(tf.constant(np.ones((3, 2), np.float32)), verbose=0).shape == (3, 1)
+
+
+def test_compile_config_round_trips():
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(3)])
+    model.compile(optimizer=tf.keras.optimizers.RMSprop(0.01), loss=tf.keras.losses.Huber(),
+                  metrics=["mae", tf.keras.metrics.AUC(num_thresholds=7)])
+    config = model.get_compile_config()
+    other = tf.keras.models.clone_model(model)
+    other.compile_from_config(config)
+    assert other.get_compile_config() == config
+    assert type(other.optimizer).__name__ == "RMSprop"

@@ -21,6 +21,7 @@ import numpy as np
 from ..data import structure
 from ..data.dataset import Dataset, Failure
 from ..data.options import AutoShardPolicy
+from ..engine import trace
 from ..engine.ndarray import NDArray
 from .strategy import _entered
 from .values import InputContext, PerReplica
@@ -202,6 +203,15 @@ class DistributedIterator:
         return self
 
     def __next__(self):
+        if trace.traced():  # a tf.function's replay takes the next element again
+            got = trace.host_call(self._next_values)
+        else:
+            got = self._next_values()
+        if len(got) == 1 and self._local == 1:
+            return got[0]
+        return _per_replica(got)
+
+    def _next_values(self):
         got = []
         for r in range(self._local):
             element = next(self._elements, _END)
@@ -210,9 +220,7 @@ class DistributedIterator:
                     break
                 raise StopIteration
             got.append(_to_replica(self._strategy, element, r))
-        if len(got) == 1 and self._local == 1:
-            return got[0]
-        return _per_replica(got)
+        return got
 
     def get_next(self):
         from ..errors import OutOfRangeError

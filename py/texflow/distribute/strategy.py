@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from ..engine import scope as scopes
+from ..engine import trace
 from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from . import values as values_lib
@@ -141,6 +142,17 @@ class StrategyExtended(KerasSupport):
     def should_save_summary(self):
         return self.worker_index == 0
 
+    def _write_path(self, path):
+        """(where this worker saves a file meant for `path`, the temporary folder to
+        remove afterwards or None): the chief writes `path`, the others
+        `<dir>/workertemp_<index>/<name>`, as TensorFlow's tutorials and callbacks do."""
+        if self.should_checkpoint:
+            return path, None
+        import os
+        folder = os.path.join(os.path.dirname(path), f"workertemp_{self.worker_index}")
+        os.makedirs(folder, exist_ok=True)
+        return os.path.join(folder, os.path.basename(path)), folder
+
     @property
     def parameter_devices(self):
         return tuple(self._device_name(d) for d in self.devices)
@@ -200,6 +212,12 @@ class StrategyExtended(KerasSupport):
         return [value] * n
 
     def _reduce_values(self, reduce_op, local, axis):
+        if trace.traced():  # a host call: fresh at every replay
+            return trace.host_call(lambda values: self._reduce_now(reduce_op, values, axis),
+                                   list(local))
+        return self._reduce_now(reduce_op, local, axis)
+
+    def _reduce_now(self, reduce_op, local, axis):
         arrays = [_host(v) for v in local]
         dtype = arrays[0].dtype
         if axis is None:
@@ -254,9 +272,13 @@ class StrategyExtended(KerasSupport):
                 for g, _ in earlier:
                     g.dispose()
         if self.worker_count > 1:
-            summed = self._cross_worker([_host(g) for g, _ in pairs], "sum")
-            pairs = [(_tensor(s), v) for s, (_, v) in zip(summed, pairs)]
+            # A host call: a tf.function's replay all-reduces its own step's gradients.
+            summed = trace.host_call(self._sum_over_workers, [g for g, _ in pairs])
+            pairs = [(s, v) for s, (_, v) in zip(summed, pairs)]
         return pairs
+
+    def _sum_over_workers(self, grads):
+        return [_tensor(s) for s in self._cross_worker([_host(g) for g in grads], "sum")]
 
     def _initial_value(self, value):
         """A new variable's initial value: the chief's, on every worker (one message per

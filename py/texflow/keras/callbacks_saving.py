@@ -117,10 +117,16 @@ class ModelCheckpoint(_Monitor):
                           f"Filepath used is an existing directory: {path}")
         if not self._should_save(epoch, logs, path):
             return
+        # Under a multi-worker strategy only the chief writes `path`; the others write
+        # into a temporary folder beside it, removed once written (as TensorFlow does).
+        strategy = getattr(self.model, "distribute_strategy", None)
+        path, temporary = strategy.extended._write_path(path) if strategy else (path, None)
         if self.save_weights_only:
             self.model.save_weights(path, overwrite=True)
         else:
             self.model.save(path, overwrite=True)
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
 
 
 def _count_batches(callback, batch):

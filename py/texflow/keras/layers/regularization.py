@@ -29,7 +29,7 @@ class Dropout(Layer):
 
     >>> layer = tf.keras.layers.Dropout(0.5, seed=1)
     >>> layer(np.ones((2, 4), np.float32), training=True).shape
-    (2, 4)
+    TensorShape([2, 4])
     """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):

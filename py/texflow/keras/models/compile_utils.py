@@ -108,6 +108,15 @@ def match_targets(y_true, outputs, what="y"):
                      + (f" of length {len(y_true)}" if isinstance(y_true, (list, tuple)) else ""))
 
 
+def per_output(y_true, y_pred, sample_weight, output_names):
+    """[(name, prediction)], targets and sample weights, all in the outputs' order."""
+    outputs = flatten_outputs(y_pred, output_names)
+    targets = match_targets(y_true, outputs)
+    weights = match_targets(sample_weight, outputs, "sample_weight") \
+        if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(outputs)
+    return outputs, targets, weights
+
+
 class CompileLoss:
     """The model's total loss: the weighted sum of a loss per output."""
 
@@ -157,10 +166,8 @@ class CompileLoss:
                              for _, _, _, name in self.entries]
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        outputs = flatten_outputs(y_pred, self.output_names)
-        targets = match_targets(y_true, outputs)
-        weights = match_targets(sample_weight, outputs, "sample_weight") \
-            if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(outputs)
+        outputs, targets, weights = per_output(y_true, y_pred, sample_weight,
+                                               self.output_names)
         if self.entries is None:
             self.build(targets, outputs)
         total = None
@@ -222,10 +229,8 @@ class CompileMetrics:
                     self.entries.append((i, metric, weighted))
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        outputs = flatten_outputs(y_pred, self.output_names)
-        targets = match_targets(y_true, outputs)
-        weights = match_targets(sample_weight, outputs, "sample_weight") \
-            if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(outputs)
+        outputs, targets, weights = per_output(y_true, y_pred, sample_weight,
+                                               self.output_names)
         if self.entries is None:
             self.build(targets, outputs)
         for i, metric, weighted in self.entries:

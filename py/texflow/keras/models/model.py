@@ -35,7 +35,7 @@ class Model(Trainer, Layer):
     ...     def call(self, inputs, training=None):
     ...         return self.out(self.hidden(inputs))
     >>> TwoLayers()(np.ones((2, 3), np.float32)).shape
-    (2, 1)
+    TensorShape([2, 1])
 
     Or call it with inputs and outputs for a functional model:
     `tf.keras.Model(inputs=x, outputs=y)`.

@@ -24,6 +24,8 @@ from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
 from ..callback_base import CallbackList, pythonify
+from ..serialization import (deserialize_keras_object, deserialize_nested, serialize_keras_object,
+                             serialize_nested)
 from . import compile_utils
 from .data_adapter import DataHandler, train_validation_split, unpack_x_y_sample_weight
 
@@ -85,12 +87,35 @@ class Trainer:
         self.run_eagerly, self.jit_compile = run_eagerly, jit_compile
         self.steps_per_execution = steps_per_execution
         self.loss = loss
+        self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
+                              "weighted_metrics": weighted_metrics}
         self.compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
 
     def _output_names(self):
         return []
+
+    def get_compile_config(self):
+        """compile()'s arguments as a config (for saving), or None before compile."""
+        if not getattr(self, "compiled", False):
+            return None
+        return {"optimizer": serialize_keras_object(self.optimizer),
+                "loss": serialize_nested(self._compile_args["loss"]),
+                "loss_weights": self._compile_args["loss_weights"],
+                "metrics": serialize_nested(self._compile_args["metrics"]),
+                "weighted_metrics": serialize_nested(self._compile_args["weighted_metrics"]),
+                "run_eagerly": self.run_eagerly, "steps_per_execution": self.steps_per_execution,
+                "jit_compile": self.jit_compile}
+
+    def compile_from_config(self, config):
+        """compile() again from `get_compile_config()` output."""
+        config = dict(config)
+        config["optimizer"] = deserialize_keras_object(config["optimizer"], what="optimizer") \
+            if isinstance(config.get("optimizer"), dict) else config.get("optimizer")
+        for key in ("loss", "metrics", "weighted_metrics"):
+            config[key] = deserialize_nested(config.get(key))
+        self.compile(**config)
 
     def _assert_compiled(self, what):
         if not getattr(self, "compiled", False):

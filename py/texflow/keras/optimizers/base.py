@@ -27,6 +27,14 @@ class Optimizer:
 
     Subclasses implement `build(variables)` (make slots with
     `add_variable_from_reference`) and `update_step(gradient, variable, learning_rate)`.
+
+    >>> class Sign(tf.keras.optimizers.Optimizer):
+    ...     def update_step(self, gradient, variable, learning_rate, slots):
+    ...         variable.assign_sub(tf.sign(gradient) * learning_rate)
+    >>> v = tf.Variable([1.0])
+    >>> _ = Sign(0.5).apply_gradients([(tf.constant([3.0]), v)])
+    >>> v.numpy()
+    array([0.5], dtype=float32)
     """
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,

@@ -108,7 +108,11 @@ class Adam(Optimizer):
 
 @serializable(_MODULE)
 class AdamW(Adam):
-    """Adam with decoupled weight decay (`var -= var * weight_decay * lr` each step)."""
+    """Adam with decoupled weight decay (`var -= var * weight_decay * lr` each step).
+
+    >>> tf.keras.optimizers.AdamW().get_config()["weight_decay"]
+    0.004
+    """
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
                  epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
@@ -125,7 +129,14 @@ class AdamW(Adam):
 class RMSprop(Optimizer):
     """RMSprop, Keras 3's rule: `ms = rho * ms + (1 - rho) * g^2` (from 0),
     `inc = lr * g / sqrt(ms + epsilon)` (centered: `ms - mg^2 + epsilon`), then
-    `var -= inc` or, with momentum, `mom = momentum * mom + inc; var -= mom`."""
+    `var -= inc` or, with momentum, `mom = momentum * mom + inc; var -= mom`.
+
+    >>> opt = tf.keras.optimizers.RMSprop(learning_rate=0.1)
+    >>> v = tf.Variable([1.0])
+    >>> _ = opt.apply_gradients([(tf.constant([1.0]), v)])
+    >>> round(float(v.numpy()[0]), 4)
+    0.6838
+    """
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
@@ -174,7 +185,14 @@ class RMSprop(Optimizer):
 @serializable(_MODULE)
 class Adagrad(Optimizer):
     """Adagrad, Keras 3's rule: `acc += g^2` (from initial_accumulator_value),
-    `var -= lr * g / sqrt(acc + epsilon)`."""
+    `var -= lr * g / sqrt(acc + epsilon)`.
+
+    >>> opt = tf.keras.optimizers.Adagrad(learning_rate=0.1)
+    >>> v = tf.Variable([1.0])
+    >>> _ = opt.apply_gradients([(tf.constant([1.0]), v)])
+    >>> round(float(v.numpy()[0]), 4)
+    0.9047
+    """
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
