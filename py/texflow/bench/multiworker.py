@@ -177,7 +177,8 @@ def tables(native, browser, recovery, tf, out):
     out += ["", "MNIST CNN (the tutorial's), data-parallel through the coordinator; per-worker "
             "batch fixed, global batch = workers x batch; step ms = the slowest rank's median",
             "", "| workers | step ms | samples/s | vs 1 worker | all-reduce share | "
-            "TensorFlow MWMS step ms | TensorFlow samples/s |", "|---|---:|---:|---:|---:|---:|---:|"]
+            "TensorFlow MWMS step ms | TensorFlow samples/s |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
     for n, r in sorted(native.items()):
         t = (tf or {}).get(n)
         out.append(f"| {n} native{' (alone)' if n == 1 else ''} | {_f(r['step_ms'])} | "
