@@ -62,13 +62,14 @@ from .ops.scan import cumsum  # noqa: E402,F401
 from .ops.sort import argsort, sort  # noqa: E402,F401
 from .ops.einsum import einsum  # noqa: E402,F401
 from .ops.linalg import clip_by_global_norm, clip_by_norm, norm, tensordot  # noqa: E402,F401
+from .ops.math_extra import round  # noqa: E402,F401,A004
 
 __version__ = "0.1.0"
 
 # Input pipelines (issue 4): tf.data, tf.io, tf.train, tf.errors, tf.keras.datasets.
 from . import data, errors, io, keras, train  # noqa: E402
 from .data.sparse import SparseTensor  # noqa: E402
-from .framework import TensorSpec, is_tensor, newaxis  # noqa: E402
+from .framework import TensorSpec, executing_eagerly, is_tensor, newaxis  # noqa: E402
 
 # TensorFlow 2's first-hour names (issue 8): tf.random, tf.function, tf.print, tf.config,
 # tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.

@@ -168,3 +168,46 @@ def test_dropout_and_initializers_are_reproducible_per_replica_from_the_seed():
     for a, b in zip(first, second):
         np.testing.assert_array_equal(a, b)
     assert any(not np.array_equal(a, b) for a, b in zip(first, other))
+
+
+def test_parameter_server_strategy_schedules_steps_asynchronously(monkeypatch):
+    cluster = {"worker": ["localhost:1", "localhost:2"], "ps": ["localhost:3"],
+               "chief": ["localhost:4"]}
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster,
+                                                "task": {"type": "chief", "index": 0}}))
+    strategy = tf.distribute.ParameterServerStrategy(
+        tf.distribute.cluster_resolver.TFConfigClusterResolver())
+    coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    assert strategy.num_workers == 2
+    with strategy.scope():
+        w = tf.Variable([0.0, 0.0])
+        optimizer = tf.keras.optimizers.SGD(0.1)
+    x = np.random.RandomState(2).rand(64, 2).astype(np.float32)
+    y = x @ np.array([2.0, -1.0], np.float32)
+    contexts = []
+
+    def dataset_fn(context):
+        contexts.append((context.num_input_pipelines, context.input_pipeline_id))
+        return tf.data.Dataset.from_tensor_slices((x, y)).shard(
+            context.num_input_pipelines, context.input_pipeline_id).batch(8).repeat()
+    iterator = iter(coordinator.create_per_worker_dataset(dataset_fn))
+
+    def step(it):
+        xb, yb = next(it)
+        with tf.GradientTape() as tape:
+            pred = tf.reshape(tf.matmul(tf.constant(xb), tf.reshape(w, [2, 1])), [-1])
+            loss = tf.reduce_mean(tf.square(pred - yb))
+        optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+        return loss
+
+    first = coordinator.schedule(step, args=(iterator,))
+    values = [coordinator.schedule(step, args=(iterator,)) for _ in range(300)]
+    coordinator.join()
+    assert coordinator.done() and contexts == [(2, 0), (2, 1)]
+    assert float(values[-1].fetch()) < 0.1 * float(first.fetch())
+    np.testing.assert_allclose(w.numpy(), [2.0, -1.0], atol=0.2)
+    failing = coordinator.schedule(lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        coordinator.join()
+    with pytest.raises(ZeroDivisionError):
+        failing.fetch()

@@ -129,6 +129,10 @@ class NDArray:
     def ndim(self):
         return len(self.shape)
 
+    def get_shape(self):
+        """The shape, a TensorShape (TensorFlow's alias of `.shape`)."""
+        return self.shape
+
     @property
     def is_disposed(self):
         return self._storage is None
