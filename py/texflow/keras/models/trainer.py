@@ -270,7 +270,7 @@ class Trainer:
                 (x, y, sample_weight), validation_split)
         data = _distributed_data(self, DataHandler(x, y, sample_weight, batch_size,
                                                    steps_per_epoch, shuffle=shuffle,
-                                                   class_weight=class_weight))
+                                                   class_weight=class_weight), "train")
         if data.kind == "arrays" and data.y is not None:
             self._check_labels(data.y)
         val = None
@@ -448,11 +448,12 @@ def _distributed(model, step, kind):
     return step if strategy is None else strategy.extended._keras_step(model, step, kind)
 
 
-def _distributed_data(model, data):
+def _distributed_data(model, data, kind="test"):
     """`data`, or for a model made under a multi-worker strategy the same batches cut to
-    this worker's part of each (as the strategy auto-shards a dataset)."""
+    this worker's part of each (as the strategy auto-shards a dataset); `kind` "train"
+    for fit's."""
     strategy = model.distribute_strategy
-    return data if strategy is None else strategy.extended._keras_data(model, data)
+    return data if strategy is None else strategy.extended._keras_data(model, data, kind)
 
 
 def _flat_logs(logs):
