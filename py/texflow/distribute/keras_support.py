@@ -15,11 +15,14 @@ from ..engine import scope as scopes
 class KerasSupport:
     """Mixed into StrategyExtended."""
 
-    def _keras_data(self, model, data):
-        """fit's and evaluate's DataHandler, with each global batch cut to this worker's
-        part (input_lib)."""
+    def _keras_data(self, model, data, kind="test"):
+        """fit's ("train") and evaluate's DataHandler, with each global batch cut to this
+        worker's part (input_lib); fit's counted for recovery (recovery_keras)."""
         from .input_lib import KerasWorkerData
-        return KerasWorkerData(self, data) if self.worker_count > 1 else data
+        data = KerasWorkerData(self, data) if self.worker_count > 1 else data
+        if kind == "train" and self.recovery is not None:
+            data = self.recovery.fit_data(model, data)
+        return data
 
     def _keras_step(self, model, step, kind):
         """A train or test function taking this worker's part of a global batch: each
@@ -43,6 +46,8 @@ class KerasSupport:
                         else:
                             logs = step(piece)
             return logs
+        if kind == "train" and self.recovery is not None:
+            return self.recovery.step(run_step)
         return run_step
 
     def _empty_step(self, model, kind):
@@ -62,7 +67,12 @@ class KerasSupport:
         variables = [v for m in model.metrics for v in m.variables]
         if not variables:
             return logs
-        summed = self._cross_worker([np.asarray(v.numpy()) for v in variables], "sum")
-        for v, value in zip(variables, summed):
-            v.assign(value)
-        return model.get_metrics_result()
+
+        def reduce(logs):
+            summed = self._cross_worker([np.asarray(v.numpy()) for v in variables], "sum")
+            for v, value in zip(variables, summed):
+                v.assign(value)
+            return model.get_metrics_result()
+        if self.recovery is not None:
+            return self.recovery.global_logs(reduce, logs)
+        return reduce(logs)
