@@ -49,15 +49,27 @@ def _flat(result):
 
 @each_backend
 def test_every_op_family_replays_as_eager():
-    for name, fn, args in _families():
-        compiled = tf.function(fn)
-        for scale in (1.0, -2.0):  # the first call traces, the second replays
-            inputs = [tf.constant(x * scale if x.dtype == np.float32 else x) for x in args]
-            eager, traced = _flat(fn(*inputs)), _flat(compiled(*inputs))
-            for e, t in zip(eager, traced):
-                assert e.dtype == t.dtype and e.shape == t.shape, (name, e, t)
-                assert np.array_equal(e, t), (name, scale, e, t)
-        assert compiled.experimental_get_tracing_count() == 1, name
+    from texflow.autodiff import compiled as plans
+    exact = tf.get_backend() == "numpy"
+    for fusion in (False, True):
+        plans.FUSION[0] = fusion
+        try:
+            for name, fn, args in _families():
+                compiled = tf.function(fn)
+                for scale in (1.0, -2.0):  # the first call traces, the second replays
+                    inputs = [tf.constant(x * scale if x.dtype == np.float32 else x)
+                              for x in args]
+                    eager, traced = _flat(fn(*inputs)), _flat(compiled(*inputs))
+                    for e, t in zip(eager, traced):
+                        assert e.dtype == t.dtype and e.shape == t.shape, (name, e, t)
+                        # unfused, a replay runs eager's kernels: the same bits; a GPU
+                        # compiler may contract fused code (a * b + c into one fma)
+                        same = np.array_equal(e, t) if exact or not fusion else \
+                            np.allclose(e, t, rtol=2e-6, atol=1e-6)
+                        assert same, (name, fusion, scale, e, t)
+                assert compiled.experimental_get_tracing_count() == 1, name
+        finally:
+            plans.FUSION[0] = True
 
 
 @each_backend
@@ -200,3 +212,37 @@ def test_replay_frees_intermediates_and_counts_launches():
     assert memory()["num_downloads"] == after["num_downloads"]
     y.numpy()
     assert memory()["num_downloads"] == after["num_downloads"] + 1
+
+
+@each_backend
+def test_elementwise_chains_fuse_into_one_launch():
+    rng = np.random.default_rng(3)
+    a = tf.constant(rng.normal(size=(3, 1, 5)).astype(np.float32))
+    b = tf.constant(rng.normal(size=(4, 1)).astype(np.float32))
+    n = tf.constant(rng.integers(-5, 5, size=(4, 5)).astype(np.int32))
+
+    def chain(x, y, k):  # broadcasting, scalars, casts, where, ints and bools
+        z = tf.tanh(tf.exp(x * 0.5 - y) + 1.0) * tf.cast(x > 0, tf.float32)
+        w = tf.where(y > 0.2, x, -1.0) / 3.0 + tf.cast(k * 3 - 1, tf.float32)
+        return tf.sqrt(tf.abs(z - w)) + tf.cast(tf.logical_not(k > 0), tf.float32)
+
+    def two_outputs(x, y):  # `h` is returned: it is written, and the rest reads it
+        h = tf.nn.relu(x - y)
+        return h, tf.sigmoid(h) * 2.0 + 1.0
+
+    for fn, args, launches in ((chain, (a, b, n), 1), (two_outputs, (a, b), 2)):
+        compiled = tf.function(fn)
+        compiled(*args)
+        before = memory()["num_launches"]
+        eager = _flat(fn(*args))
+        middle = memory()["num_launches"]
+        traced = _flat(compiled(*args))
+        after = memory()["num_launches"]
+        assert after - middle == launches, (fn.__name__, after - middle, middle - before)
+        assert middle - before > launches + 2
+        for e, t in zip(eager, traced):
+            assert e.dtype == t.dtype and e.shape == t.shape
+            # a GPU compiler may contract a fused a * b + c into one fma
+            assert np.allclose(e, t, rtol=2e-6, atol=1e-6), (fn.__name__, e, t)
+            if tf.get_backend() == "numpy":
+                assert np.array_equal(e, t)

@@ -88,14 +88,16 @@ class _Worker:
         self.extended.worker_count, self.extended.worker_index = count, index
 
 
-@pytest.mark.parametrize("policy,expect", [
-    ("DATA", [[2, 3], [6, 7]]), ("AUTO", [[2, 3], [6, 7]]),
-    ("OFF", [[0, 1], [2, 3], [4, 5], [6, 7]])])
-def test_auto_shard_policies(policy, expect):
+# What TensorFlow 2.21's MultiWorkerMirroredStrategy gave worker 1 of 2 processes.
+@pytest.mark.parametrize("policy,size,expect", [
+    ("DATA", 8, [[2, 3], [6, 7]]), ("AUTO", 8, [[2, 3], [6, 7]]),
+    ("OFF", 8, [[0, 1], [2, 3], [4, 5], [6, 7]]), ("DATA", 10, [[3, 4], [8, 9]]),
+    ("OFF", 10, [[0, 1], [2, 3, 4], [5, 6], [7, 8, 9]])])
+def test_auto_shard_policies(policy, size, expect):
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = \
         getattr(tf.data.experimental.AutoShardPolicy, policy)
-    ds = tf.data.Dataset.range(8).batch(4).with_options(options)
+    ds = tf.data.Dataset.range(size).batch(size // 2).with_options(options)
     got = [b.tolist() for b in input_lib.worker_dataset(_Worker(2, 1), ds)]
     assert got == expect
 
@@ -168,3 +170,46 @@ def test_dropout_and_initializers_are_reproducible_per_replica_from_the_seed():
     for a, b in zip(first, second):
         np.testing.assert_array_equal(a, b)
     assert any(not np.array_equal(a, b) for a, b in zip(first, other))
+
+
+def test_parameter_server_strategy_schedules_steps_asynchronously(monkeypatch):
+    cluster = {"worker": ["localhost:1", "localhost:2"], "ps": ["localhost:3"],
+               "chief": ["localhost:4"]}
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster,
+                                                "task": {"type": "chief", "index": 0}}))
+    strategy = tf.distribute.ParameterServerStrategy(
+        tf.distribute.cluster_resolver.TFConfigClusterResolver())
+    coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    assert strategy.num_workers == 2
+    with strategy.scope():
+        w = tf.Variable([0.0, 0.0])
+        optimizer = tf.keras.optimizers.SGD(0.1)
+    x = np.random.RandomState(2).rand(64, 2).astype(np.float32)
+    y = x @ np.array([2.0, -1.0], np.float32)
+    contexts = []
+
+    def dataset_fn(context):
+        contexts.append((context.num_input_pipelines, context.input_pipeline_id))
+        return tf.data.Dataset.from_tensor_slices((x, y)).shard(
+            context.num_input_pipelines, context.input_pipeline_id).batch(8).repeat()
+    iterator = iter(coordinator.create_per_worker_dataset(dataset_fn))
+
+    def step(it):
+        xb, yb = next(it)
+        with tf.GradientTape() as tape:
+            pred = tf.reshape(tf.matmul(tf.constant(xb), tf.reshape(w, [2, 1])), [-1])
+            loss = tf.reduce_mean(tf.square(pred - yb))
+        optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+        return loss
+
+    first = coordinator.schedule(step, args=(iterator,))
+    values = [coordinator.schedule(step, args=(iterator,)) for _ in range(300)]
+    coordinator.join()
+    assert coordinator.done() and contexts == [(2, 0), (2, 1)]
+    assert float(values[-1].fetch()) < 0.1 * float(first.fetch())
+    np.testing.assert_allclose(w.numpy(), [2.0, -1.0], atol=0.2)
+    failing = coordinator.schedule(lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        coordinator.join()
+    with pytest.raises(ZeroDivisionError):
+        failing.fetch()

@@ -12,7 +12,10 @@ kernels eager execution calls, so results are identical to eager ones.
 from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
 from ..engine.run import run_op, run_view
-from ..engine.trace import Slot
+from ..engine.trace import Slot, slots_in, step_reads
+from .fusion import fuse
+
+FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
 
 _OP, _ASSIGN, _HOST, _VIEW = "op", "assign", "host", "view"
 
@@ -38,8 +41,10 @@ class ConcreteFunction:
         self._captured = {slot for slot, _ in tracer.captures}
         self._outputs = outputs
         out_slots = set()
-        _slots_in(outputs, out_slots)
-        self._steps = list(tracer.steps)
+        slots_in(outputs, out_slots)
+        self._unfused = list(tracer.steps)
+        self._steps = fuse(self._unfused, tracer.meta, out_slots, tracer.state_slots) \
+            if FUSION[0] else self._unfused
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
 
@@ -52,13 +57,16 @@ class ConcreteFunction:
                             f"tensors, received {len(tensors)}")
         values = list(self._template)
         values[:self._num_args] = tensors
-        # An outer GradientTape may need every intermediate for its backward pass.
-        free = self._free if not scopes.recorders() else None
+        # An outer GradientTape needs every op (a fused kernel has no gradient) and every
+        # intermediate for its backward pass.
+        taped = bool(scopes.recorders())
+        free = None if taped else self._free
+        steps = self._unfused if taped else self._steps
         s = scopes.Scope(self.name)
         s.__enter__()
         result = None
         try:
-            for i, step in enumerate(self._steps):
+            for i, step in enumerate(steps):
                 kind = step[0]
                 if kind is _OP:
                     _, op, ins, attrs, outs, view = step
@@ -103,7 +111,7 @@ def _plan_frees(steps, out_slots, captured, num_args):
     last = {}
     made = []
     for i, step in enumerate(steps):
-        for k in _reads(step):
+        for k in step_reads(step):
             last[k] = i
         if step[0] is _OP:
             made.extend((k, i) for k in step[4])
@@ -113,29 +121,6 @@ def _plan_frees(steps, out_slots, captured, num_args):
             continue
         free[max(last.get(k, i), i)].append(k)
     return free
-
-
-def _reads(step):
-    if step[0] is _OP:
-        return step[2]
-    if step[0] is _ASSIGN:
-        return (step[1], step[2])
-    if step[0] is _VIEW:
-        return (step[1],)
-    slots = set()
-    _slots_in((step[2], step[3]), slots)
-    return slots
-
-
-def _slots_in(value, out):
-    if isinstance(value, Slot):
-        out.add(value.index)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _slots_in(v, out)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _slots_in(v, out)
 
 
 def _fill(value, values, fresh=()):

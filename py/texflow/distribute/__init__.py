@@ -15,6 +15,7 @@ from .mirrored import (CentralStorageStrategy, CrossDeviceOps, HierarchicalCopyA
                        MirroredStrategy, NcclAllReduce, OneDeviceStrategy,
                        ReductionToOneDevice)
 from .multi_worker import MultiWorkerMirroredStrategy
+from .parameter_server import ClusterCoordinator, ParameterServerStrategy, RemoteValue
 from .strategy import (ReplicaContext, Strategy, StrategyExtended,
                        experimental_set_strategy, get_cross_replica_context,
                        get_replica_context, get_strategy, has_strategy,
@@ -23,14 +24,14 @@ from .values import (CollectiveCommunication, CommunicationImplementation,
                      CommunicationOptions, DistributedValues, InputContext, InputOptions,
                      InputReplicationMode, PerReplica, ReduceOp)
 
-__all__ = ["CentralStorageStrategy", "CrossDeviceOps", "DistributedValues",
-           "HierarchicalCopyAllReduce", "InputContext", "InputOptions", "InputReplicationMode",
-           "MirroredStrategy", "MultiWorkerMirroredStrategy", "NcclAllReduce",
-           "OneDeviceStrategy", "PerReplica", "ReduceOp", "ReductionToOneDevice",
-           "ReplicaContext", "Strategy", "StrategyExtended", "cluster_resolver", "collective",
-           "recovery",
-           "experimental", "experimental_set_strategy", "get_cross_replica_context",
-           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
+__all__ = ["CentralStorageStrategy", "ClusterCoordinator", "CrossDeviceOps",
+           "DistributedValues", "HierarchicalCopyAllReduce", "InputContext", "InputOptions",
+           "InputReplicationMode", "MirroredStrategy", "MultiWorkerMirroredStrategy",
+           "NcclAllReduce", "OneDeviceStrategy", "ParameterServerStrategy", "PerReplica",
+           "ReduceOp", "ReductionToOneDevice", "RemoteValue", "ReplicaContext", "Strategy",
+           "StrategyExtended", "cluster_resolver", "collective", "coordinator", "experimental",
+           "experimental_set_strategy", "get_cross_replica_context", "get_replica_context",
+           "get_strategy", "has_strategy", "in_cross_replica_context", "recovery"]
 
 
 class _ExperimentalMultiWorkerMirroredStrategy(MultiWorkerMirroredStrategy):
@@ -43,13 +44,17 @@ class _ExperimentalMultiWorkerMirroredStrategy(MultiWorkerMirroredStrategy):
         super().__init__(cluster_resolver=cluster_resolver, communication_options=options)
 
 
+coordinator = types.SimpleNamespace(ClusterCoordinator=ClusterCoordinator,
+                                    RemoteValue=RemoteValue)
+
 experimental = types.SimpleNamespace(
+    ParameterServerStrategy=ParameterServerStrategy,
+    coordinator=coordinator,
     MultiWorkerMirroredStrategy=_ExperimentalMultiWorkerMirroredStrategy,
     CentralStorageStrategy=CentralStorageStrategy,
     CommunicationOptions=CommunicationOptions,
     CommunicationImplementation=CommunicationImplementation,
     CollectiveCommunication=CollectiveCommunication,
-    ValueContext=None,
 )
 
 

@@ -73,8 +73,10 @@ class Tracer:
         self.held = []         # every array seen, so that ids stay unique while tracing
         self.captures = []     # (slot, value) filled before every replay
         self.captured = set()  # ids of captured arrays (not traced values)
+        self.state_slots = set()  # slots of Variables
         self.num_args = 0
         self.num_slots = 0
+        self.meta = {}         # slot -> (shape, dtype), or the Python scalar itself
         self.steps = []
         self.assigned = {}     # id(variable) -> (variable, its storage before the trace)
         # id(storage) -> (slot, shape) of the first value seen with that storage: an
@@ -87,6 +89,7 @@ class Tracer:
     def _new_slot(self, x):
         slot = self.num_slots
         self.num_slots += 1
+        self.meta[slot] = x if type(x) in _SCALARS else (tuple(x.shape), x.dtype)
         if isinstance(x, NDArray):
             self.slots[id(x)] = slot
             self.held.append(x)
@@ -99,7 +102,10 @@ class Tracer:
     def add_argument(self, x):
         """Registers traced argument `x` (an NDArray); returns its slot."""
         self.num_args += 1
-        return self._new_slot(x)
+        slot = self._new_slot(x)
+        if getattr(x, "_traced_as_state", False):
+            self.state_slots.add(slot)
+        return slot
 
     def slot_of(self, x):
         """The slot of input `x`, capturing it when it comes from outside the trace."""
@@ -124,6 +130,7 @@ class Tracer:
         self.captured.add(id(x))
         if getattr(x, "_traced_as_state", False):
             self.captures.append((slot, x))       # a Variable: read when the step runs
+            self.state_slots.add(slot)
         else:
             snapshot = x._view(x.shape)           # shares the data; outlives `x`
             snapshot._kept = True
@@ -279,6 +286,32 @@ def fresh_each_call(fn):
             return fn(*args, **kwargs)
         return host_call(fn, *args, **kwargs)
     return wrapper
+
+
+def step_reads(step):
+    """The slots a step reads."""
+    kind = step[0]
+    if kind == "op":
+        return step[2]
+    if kind == "assign":
+        return (step[1], step[2])
+    if kind == "view":
+        return (step[1],)
+    slots = set()
+    slots_in((step[2], step[3]), slots)
+    return slots
+
+
+def slots_in(value, out):
+    """Adds the index of every Slot in structure `value` to set `out`."""
+    if isinstance(value, Slot):
+        out.add(value.index)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            slots_in(v, out)
+    elif isinstance(value, dict):
+        for v in value.values():
+            slots_in(v, out)
 
 
 def _flatten(value, out):

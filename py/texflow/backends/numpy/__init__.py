@@ -10,7 +10,7 @@ from ... import dtypes
 from ...engine import memory
 from ..base import Backend
 # importing the kernel modules registers their kernels
-from . import conv, elementwise, linalg, matmul, movement, reduce, scan, sort  # noqa: F401
+from . import conv, elementwise, fused, linalg, matmul, movement, reduce, scan, sort  # noqa: F401
 
 
 class NumpyBackend(Backend):
