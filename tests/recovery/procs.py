@@ -1,6 +1,7 @@
 """Worker processes for recovery tests: spawn, read their JSON lines, wait, kill."""
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -8,16 +9,17 @@ import time
 from pathlib import Path
 
 LOOP_WORKER = Path(__file__).with_name("loop_worker.py")
+FIT_WORKER = Path(__file__).with_name("fit_worker.py")
 
 
 class Worker:
     """A worker process whose stdout JSON lines are collected in `lines` (non-JSON lines
     in `other`)."""
 
-    def __init__(self, argv, name=""):
+    def __init__(self, argv, name="", env=None):
         self.name = name
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, bufsize=1)
+                                     text=True, bufsize=1, env=env)
         self.pid = self.proc.pid
         self.lines, self.other = [], []
         self._changed = threading.Condition()
@@ -68,3 +70,12 @@ class Worker:
 def loop_worker(c, steps, out, *extra, name=""):
     return Worker([sys.executable, str(LOOP_WORKER), c.url, c.token, str(steps), str(out),
                    *map(str, extra)], name=name)
+
+
+def fit_worker(out, seed, pause=0.0, name="", **env):
+    """fit_worker.py with `env` added to the environment (TEXFLOW_COORDINATOR, ...)."""
+    full = {k: v for k, v in os.environ.items() if k not in ("TF_CONFIG", "TEXFLOW_TOKEN",
+                                                             "TEXFLOW_COORDINATOR")}
+    full.update({k: str(v) for k, v in env.items()})
+    return Worker([sys.executable, str(FIT_WORKER), str(out), str(seed), str(pause)],
+                  name=name, env=full)

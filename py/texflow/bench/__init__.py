@@ -138,6 +138,9 @@ def main(args):
     if getattr(args, "collective", False):
         from .collective import main as collective_main
         return collective_main(args)
+    if getattr(args, "multiworker", False):
+        from .multiworker import main as multiworker_main
+        return multiworker_main(args)
     backends = [b for b in args.backends.split(",") if b]
     wanted = {c for c in args.cases.split(",") if c}
     if not wanted or wanted - {"ops", "fit", "compiled"}:

@@ -15,11 +15,25 @@ from ..engine import scope as scopes
 class KerasSupport:
     """Mixed into StrategyExtended."""
 
-    def _keras_data(self, model, data):
-        """fit's and evaluate's DataHandler, with each global batch cut to this worker's
-        part (input_lib)."""
-        from .input_lib import KerasWorkerData
-        return KerasWorkerData(self, data) if self.worker_count > 1 else data
+    def _keras_data(self, model, data, kind="test"):
+        """fit's ("train") and evaluate's DataHandler, with each global batch cut to this
+        worker's part (input_lib); fit's counted for recovery (recovery_keras)."""
+        data = self._worker_data(data) if self.worker_count > 1 else data
+        if kind == "train" and self.recovery is not None:
+            data = self.recovery.fit_data(model, data)
+        return data
+
+    def _worker_data(self, data):
+        """This worker's part of each global batch: a dataset is cut on the host, as it
+        is read (nothing of the others' parts is uploaded); arrays are cut per batch."""
+        from .input_lib import KerasWorkerData, worker_dataset
+        if data.kind != "dataset":
+            return KerasWorkerData(self, data)
+        data.source = worker_dataset(self._strategy, data.source)
+        n = int(data.source.cardinality())
+        data.known_steps = n if n >= 0 else None
+        data.steps = data._steps_arg if data._steps_arg is not None else data.known_steps
+        return data
 
     def _keras_step(self, model, step, kind):
         """A train or test function taking this worker's part of a global batch: each
@@ -43,6 +57,8 @@ class KerasSupport:
                         else:
                             logs = step(piece)
             return logs
+        if kind == "train" and self.recovery is not None:
+            return self.recovery.step(run_step)
         return run_step
 
     def _empty_step(self, model, kind):
@@ -62,7 +78,12 @@ class KerasSupport:
         variables = [v for m in model.metrics for v in m.variables]
         if not variables:
             return logs
-        summed = self._cross_worker([np.asarray(v.numpy()) for v in variables], "sum")
-        for v, value in zip(variables, summed):
-            v.assign(value)
-        return model.get_metrics_result()
+
+        def reduce(logs):
+            summed = self._cross_worker([np.asarray(v.numpy()) for v in variables], "sum")
+            for v, value in zip(variables, summed):
+                v.assign(value)
+            return model.get_metrics_result()
+        if self.recovery is not None:
+            return self.recovery.global_logs(reduce, logs)
+        return reduce(logs)

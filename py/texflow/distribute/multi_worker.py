@@ -56,6 +56,9 @@ class CollectiveExtended(StrategyExtended):
             self.resolver = resolver
         if self.group is not None:
             self.worker_count, self.worker_index = self.group.size, self.group.rank
+            from .recovery_keras import KerasRecovery  # fit outlives lost workers
+            self.recovery = KerasRecovery(self)
+            self.recovery.at_connect()
 
     def _join_given(self, resolver, spec):
         from . import collective

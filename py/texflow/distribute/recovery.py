@@ -57,6 +57,7 @@ class Keeper:
             group, when new workers are admitted); None: one endless epoch.
         checkpoint_every: the chief stores the state on the coordinator every so many
             steps (None: only `checkpoint()` calls). Needs `--checkpoint-dir`.
+        checkpoint_epochs: the chief also stores one at every epoch's end.
         rejoin_timeout: seconds survivors wait for a lost worker (None: as long as it
             takes).
         log: a function taking a line (default print); None for silence.
@@ -67,7 +68,7 @@ class Keeper:
     """
 
     def __init__(self, group, state, steps_per_epoch=None, checkpoint_every=None,
-                 rejoin_timeout=None, log=print):
+                 checkpoint_epochs=False, rejoin_timeout=None, log=print):
         if steps_per_epoch is not None and steps_per_epoch < 1:
             raise ValueError(f"steps_per_epoch must be positive; received {steps_per_epoch}")
         self.group, self.state = group, state
@@ -79,7 +80,8 @@ class Keeper:
         self._waiting = 0           # workers waiting to join (elastic), from the coordinator
         self._admit_due = False
         self._pending = None        # the recovery whose first step is still to come
-        self._checkpoints = checkpoint_every is not None
+        self.checkpoint_epochs = checkpoint_epochs
+        self._checkpoints = "unprobed" if checkpoint_every or checkpoint_epochs else False
         group.on_change(self._on_change)
 
     @property
@@ -129,9 +131,7 @@ class Keeper:
         state.batch += 1
         state.trained = True
         if self.steps_per_epoch is not None and state.batch >= self.steps_per_epoch:
-            state.epoch += 1
-            state.batch = 0
-            self._admit_due = self.elastic
+            self.end_epoch()
         if self._pending is not None:
             self._pending["first_step_s"] = time.perf_counter() - self._pending["_t0"]
             del self._pending["_t0"]
@@ -139,7 +139,7 @@ class Keeper:
                      f"{self._pending['first_step_s']:.2f} s after generation "
                      f"{self._pending['generation']} formed")
             self._pending = None
-        if self._checkpoints and self.group.is_chief and \
+        if self._checkpoints and self.checkpoint_every and self.group.is_chief and \
                 state.step % self.checkpoint_every == 0:
             self.checkpoint()
 
@@ -149,6 +149,8 @@ class Keeper:
         self.state.epoch += 1
         self.state.batch = 0
         self._admit_due = self.elastic
+        if self._checkpoints and self.checkpoint_epochs and self.group.is_chief:
+            self.checkpoint()
 
     # -- recovering ----------------------------------------------------------------------
 
@@ -228,6 +230,9 @@ class Keeper:
         if not self.group.is_chief:
             return None
         try:
+            if self._checkpoints == "unprobed":  # ask first: no bytes to one that keeps none
+                self.group.latest_checkpoint()
+                self._checkpoints = True
             return self.group.save_checkpoint(self.state.step,
                                               {CHECKPOINT_FILE: self.state.to_bytes()})
         except FailedPreconditionError as e:

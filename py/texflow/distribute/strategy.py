@@ -119,6 +119,7 @@ class StrategyExtended(KerasSupport):
         self.devices = tuple(devices)
         self.worker_count, self.worker_index = 1, 0
         self._held = {}        # optimizer id -> the gradients of earlier local replicas
+        self.recovery = None   # a multi-worker group's recovery_keras.KerasRecovery
 
     # -- the workers (one here; the multi-worker strategy overrides these) ----------------
 
@@ -283,8 +284,8 @@ class StrategyExtended(KerasSupport):
         """A new variable's initial value: the chief's, on every worker (one message per
         variable, as TensorFlow's multi-worker strategy broadcasts at creation), so
         workers whose initializers drew differently start from the same point."""
-        if self.worker_count == 1:
-            return value
+        if self.worker_count == 1 or self.recovery is not None and self.recovery.late:
+            return value  # a late joiner gets the running job's state at fit instead
         return np.asarray(self._broadcast_from_chief([np.asarray(value)])[0]).astype(
             value.dtype, copy=False)
 

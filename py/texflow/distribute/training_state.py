@@ -175,7 +175,8 @@ def _set_optimizer_state(optimizer, state, variables):
                                        "worker's TrainingState has no optimizer")
         return
     if _is_keras(optimizer):
-        if not optimizer.built:
+        if not optimizer.built and len(state) > len(optimizer.variables):
+            # the sender has taken steps (its slots exist): make ours to receive them
             optimizer.build([v for v in variables if getattr(v, "trainable", True)])
         mine = optimizer.variables
         if len(mine) != len(state):
