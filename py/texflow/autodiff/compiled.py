@@ -49,7 +49,16 @@ class ConcreteFunction:
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
 
     def __call__(self, *args, **kwargs):
-        return self._replay(self._bind(args, kwargs))
+        tensors = self._bind(args, kwargs)
+        specs = self.structured_input_signature
+        if len(tensors) != len(specs) or any(
+                tuple(x.shape) != tuple(spec.shape) or x.dtype != spec.dtype
+                for x, spec in zip(tensors, specs)):
+            got = [f"{list(x.shape)} {x.dtype}" for x in tensors]
+            raise TypeError(f"{self.name}: this concrete function was traced for tensors "
+                            f"{[f'{list(s.shape)} {s.dtype}' for s in specs]}, received "
+                            f"{got}; call the tf.function itself to trace new shapes")
+        return self._replay(tensors)
 
     def _replay(self, tensors):
         if len(tensors) != self._num_args:
