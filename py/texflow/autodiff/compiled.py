@@ -9,6 +9,7 @@ elementwise ops are fused first (autodiff/fusion.py). Replaying calls the same
 kernels eager execution calls, so results are identical to eager ones.
 """
 
+from ..engine import context
 from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
 from ..engine.run import run_op, run_view
@@ -74,6 +75,11 @@ class ConcreteFunction:
         s = scopes.Scope(self.name)
         s.__enter__()
         result = None
+        # In the browser's WebGPU runtime the launches go to JS as one list per call.
+        backend = context._current[0] or context.current()
+        batch = getattr(backend, "begin_batch", None)
+        if batch is not None:
+            batch()
         try:
             for i, step in enumerate(steps):
                 kind = step[0]
@@ -98,6 +104,8 @@ class ConcreteFunction:
                         values[k].dispose()
             result = _fill(self._outputs, values, self._captured)
         finally:
+            if batch is not None:
+                backend.end_batch()
             s.end(result)
         return result
 
