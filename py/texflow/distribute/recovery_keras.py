@@ -18,6 +18,8 @@ Keeper, wired into the strategy's hooks).
   the latest checkpoint on the coordinator when every worker restarted); the chief
   stores a checkpoint on the coordinator at every epoch end when it keeps them.
 
+Each worker reports its step, epoch and loss to the coordinator's dashboard as it trains.
+
 Metrics: a newcomer's epoch metrics count the batches it ran, and the step that ran
 again counts twice on the survivors; the weights are exact.
 """
@@ -27,6 +29,8 @@ import time
 from ..errors import UnavailableError, WorkerLostError
 from .recovery import Keeper
 from .training_state import TrainingState, decode_meta
+
+REPORT_EVERY = 0.5  # seconds between dashboard reports
 
 
 class KerasRecovery:
@@ -41,6 +45,7 @@ class KerasRecovery:
         self.fits = 0           # fit calls of this strategy's models, counted alike everywhere
         self.skip_fits = 0      # a late joiner's fits that the job has finished
         self.skipping = False   # in one of those: the fit ends at its first step
+        self._reported = 0.0
 
     # -- at connect --------------------------------------------------------------------
 
@@ -118,8 +123,20 @@ class KerasRecovery:
                         raise RuntimeError(f"after a recovery the group is at step "
                                            f"{state.step}, this worker at {at}") from e
             keeper._advance()
+            self._report(logs)
             return logs
         return guarded
+
+    def _report(self, logs):
+        """The dashboard's view of this worker (twice a second at most: it reads the loss)."""
+        now = time.monotonic()
+        if now - self._reported < REPORT_EVERY:
+            return
+        self._reported = now
+        loss = logs.get("loss") if isinstance(logs, dict) else None
+        state = self.keeper.state
+        self.group.report(step=state.step, loss=None if loss is None else float(loss),
+                          epoch=state.epoch)
 
     def global_logs(self, reduce, logs):
         """The epoch's metric reduction; after a loss there, this worker's own logs."""
