@@ -59,3 +59,41 @@ def test_fit_goes_on_when_a_worker_is_killed_mid_epoch_and_restarted(tmp_path, r
             if w is not None and w.proc.poll() is None:
                 w.kill()
         c.stop()
+
+
+def test_fit_goes_on_when_the_chief_hosting_the_coordinator_is_killed(tmp_path, reference):
+    """TF_CONFIG as the tutorial sets it: the chief runs the coordinator in its own process,
+    so killing it takes the coordinator too; the survivor reconnects to the one the
+    restarted chief starts at the same address and gives it the state."""
+    import json
+    import socket
+
+    ports = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    cluster = {"worker": [f"localhost:{p}" for p in ports]}
+
+    def config(index):
+        return json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})
+
+    chief = fit_worker(tmp_path / "w0.npz", 1, 0.05, name="chief", TF_CONFIG=config(0))
+    survivor = fit_worker(tmp_path / "w1.npz", 2, 0.05, name="worker", TF_CONFIG=config(1))
+    restarted = None
+    try:
+        survivor.wait_for(lambda line: line.get("epoch") == 1 and line.get("batch") == 2)
+        chief.kill()
+        restarted = fit_worker(tmp_path / "again.npz", 7, 0.05, name="restarted chief",
+                               TF_CONFIG=config(0))
+        assert survivor.finish() == 0, survivor.dump()
+        assert restarted.finish() == 0, restarted.dump()
+        assert len(survivor.find("ready")) == 1 and survivor.find("done") == [4]
+        assert any("joined a running job" in line for line in restarted.other)
+        for path in (tmp_path / "w1.npz", tmp_path / "again.npz"):
+            for got, want in zip(_weights(path), reference):
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    finally:
+        for w in (chief, survivor, restarted):
+            if w is not None and w.proc.poll() is None:
+                w.kill()
