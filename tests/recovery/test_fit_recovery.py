@@ -3,6 +3,7 @@ the chief) killed mid-epoch and restarted; the survivor never exits, and everyon
 with the weights of one uninterrupted process."""
 
 import logging
+import time
 
 import numpy as np
 import pytest
@@ -97,3 +98,43 @@ def test_fit_goes_on_when_the_chief_hosting_the_coordinator_is_killed(tmp_path, 
         for w in (chief, survivor, restarted):
             if w is not None and w.proc.poll() is None:
                 w.kill()
+
+
+def test_elastic_fit_goes_on_with_fewer_workers_and_admits_one_at_an_epoch_start(
+        tmp_path, reference):
+    c = CoordinatorThread(num_workers=3, port=0, elastic=True).start()
+    pause = tmp_path / "pause"
+    env = dict(TEXFLOW_COORDINATOR=c.url, TEXFLOW_TOKEN=c.token, FIT_PAUSE_FILE=pause)
+    # the same seed everywhere: an elastic group ranks its first workers as they come
+    workers = [fit_worker(tmp_path / f"w{i}.npz", 1, 0.05, name=f"worker {i}", **env)
+               for i in range(3)]
+    newcomer = None
+    try:
+        ranks = {w.wait_for(lambda line: "ready" in line)["ready"]: w for w in workers}
+        ranks[0].wait_for(lambda line: line.get("epoch") == 1 and line.get("batch") == 2)
+        ranks[2].kill()
+        survivors = [ranks[0], ranks[1]]
+        for w in survivors:  # the two go on at size 2 ...
+            w.wait_for(lambda line: line.get("epoch") == 1 and line.get("batch") == 4)
+        pause.touch()  # ... and wait (mid-epoch) until the newcomer asks to join
+        newcomer = fit_worker(tmp_path / "new.npz", 9, 0.05, name="newcomer", **env)
+        deadline = time.monotonic() + 60
+        while not c.coordinator.membership.waiting and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pause.unlink()
+        for w in survivors + [newcomer]:
+            assert w.finish() == 0, w.dump()
+        for w in survivors:
+            assert len(w.find("ready")) == 1 and w.find("done") == [4]
+            assert any("generation 2: rank" in line and "of 2" in line for line in w.other)
+            assert any("generation 3: rank" in line and "of 3" in line for line in w.other)
+        assert newcomer.find("done")[0] in (1, 2)  # admitted at an epoch's start
+        paths = [tmp_path / f"w{workers.index(w)}.npz" for w in survivors]
+        for path in paths + [tmp_path / "new.npz"]:
+            for got, want in zip(_weights(path), reference):
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    finally:
+        for w in workers + [newcomer]:
+            if w is not None and w.proc.poll() is None:
+                w.kill()
+        c.stop()
