@@ -93,8 +93,9 @@ def main(argv=None):
     bench = sub.add_parser("bench", help="benchmark texflow against TensorFlow.js and numpy")
     bench.add_argument("--backends", default="webgl,webgpu")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
-    bench.add_argument("--cases", default="ops,fit",
-                       help="ops (single ops), fit (Keras fit of the MNIST CNN) or both")
+    bench.add_argument("--cases", default="ops,fit,compiled",
+                       help="ops (single ops), fit (Keras fit of the MNIST CNN), compiled "
+                            "(eager vs tf.function), comma-separated")
     bench.add_argument("--tf-python", default=None, metavar="PYTHON",
                        help="an interpreter with TensorFlow: the native Keras side of the fit "
                             "cases (default: this one, if it can import tensorflow), and with "

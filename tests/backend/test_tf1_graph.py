@@ -38,6 +38,26 @@ def test_feeding_a_placeholder():
 
 
 @each_backend
+def test_graph_as_default_keeps_its_own_variables():
+    # TensorFlow 1's `with tf.Graph().as_default():`: variables, names and collections
+    # belong to that graph; the previous default graph is back afterwards
+    outer = tf.get_default_graph()
+    g = tf.Graph()
+    with g.as_default():
+        assert tf.get_default_graph() is g
+        v = tf.Variable(3.0, name="v")
+        p = tf.placeholder(tf.float32, [None], name="p")
+        out = p * v
+        assert tf.global_variables() == [v] and g.get_collection("variables") == [v]
+        with tf.Session(graph=g) as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(out, {p: [1.0, 2.0]}).tolist() == [3.0, 6.0]
+    assert tf.get_default_graph() is outer and v not in tf.global_variables()
+    with tf.Graph().as_default():
+        assert tf.Variable(1.0, name="v").name == v.name and tf.global_variables() != [v]
+
+
+@each_backend
 def test_variables_initializers_and_group():
     w = tf.Variable([1.0, 2.0], name="w")
     b = tf.Variable(0.5, name="b")
@@ -137,6 +157,13 @@ def test_errors_name_compat_v1():
     with raises(AttributeError, match="module 'texflow.compat.v1.nn' has no attribute 'nope'"):
         tf.nn.nope
     record = np.array([[1, 2, 3]], np.int32)
+    fits = tf.train.slice_input_producer([record], shuffle=False)[0] * 1
+    fits.set_shape([3])  # the guide's set_shape on a reader output: the batch keeps it
+    batch = tf.train.batch([fits], batch_size=1)
+    assert fits.shape.as_list() == [3] and batch.shape.as_list() == [1, 3]
+    with tf.Session() as sess:
+        tf.train.start_queue_runners(sess=sess)
+        assert sess.run(batch).tolist() == [[1, 2, 3]]
     queue = tf.train.slice_input_producer([record], shuffle=False)
     value = queue[0] * 1
     value.set_shape([2])

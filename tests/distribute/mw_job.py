@@ -1,6 +1,6 @@
 """A multi-worker training job for the strategy tests (one per worker process).
 
-python mw_job.py MODE OUT.npz SEED: MODE "fit" trains a small Keras model with
+python mw_job.py MODE OUT.npz SEED [CHECKPOINT_DIR]: MODE "fit" trains a small Keras model with
 `fit` inside MultiWorkerMirroredStrategy.scope(); "ctl" trains it with a custom loop
 (a tf.function of `strategy.run`, `compute_average_loss`, `strategy.reduce`). The cluster comes from
 TF_CONFIG (or TEXFLOW_COORDINATOR); without either it is the single-process reference.
@@ -42,7 +42,12 @@ def run_fit(strategy):
         model.compile(optimizer=tf.keras.optimizers.SGD(0.5),
                       loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                       metrics=["accuracy"])
-    history = model.fit(ds, epochs=3, verbose=0)
+    callbacks = []
+    if len(sys.argv) > 4:  # a folder every worker reaches: only the chief's files stay
+        folder = sys.argv[4]
+        callbacks = [tf.keras.callbacks.ModelCheckpoint(f"{folder}/model.keras"),
+                     tf.keras.callbacks.BackupAndRestore(f"{folder}/backup")]
+    history = model.fit(ds, epochs=3, verbose=0, callbacks=callbacks)
     print("history", history.history, flush=True)
     print("evaluate", model.evaluate(ds, verbose=0, return_dict=True), flush=True)
     return model

@@ -46,7 +46,8 @@ def run_cluster(tmp_path, mode, num_workers):
     for i in range(num_workers):
         config = {"cluster": cluster, "task": {"type": "worker", "index": i}}
         procs.append(subprocess.Popen(
-            [sys.executable, str(JOB), mode, str(tmp_path / f"w{i}.npz"), str(i + 1)],
+            [sys.executable, str(JOB), mode, str(tmp_path / f"w{i}.npz"), str(i + 1),
+             str(tmp_path / "shared")],
             env=_env(config), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
     procs.append(subprocess.Popen(
         [sys.executable, str(JOB), mode, str(tmp_path / "ref.npz"), "1"],
@@ -76,6 +77,12 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
             np.testing.assert_allclose(w[key], ref[key], rtol=1e-5, atol=1e-5,
                                        err_msg=f"worker {i}, weight {key}")
     assert "done None None 1" in outputs[-1]
+    if mode == "fit":  # the chief's ModelCheckpoint wrote the model; the others' are gone
+        assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == ["model.keras"]
+        import texflow as tf
+        saved = tf.keras.models.load_model(tmp_path / "shared" / "model.keras")
+        for got, key in zip(saved.get_weights(), ref.files):
+            np.testing.assert_allclose(got, ref[key], rtol=1e-5, atol=1e-5)
     if mode == "fit":  # epoch-end logs are over every worker's data: one process's
         for word in ("history", "evaluate"):
             lines = [next(line for line in out.splitlines() if line.startswith(word))

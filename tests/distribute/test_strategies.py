@@ -88,14 +88,16 @@ class _Worker:
         self.extended.worker_count, self.extended.worker_index = count, index
 
 
-@pytest.mark.parametrize("policy,expect", [
-    ("DATA", [[2, 3], [6, 7]]), ("AUTO", [[2, 3], [6, 7]]),
-    ("OFF", [[0, 1], [2, 3], [4, 5], [6, 7]])])
-def test_auto_shard_policies(policy, expect):
+# What TensorFlow 2.21's MultiWorkerMirroredStrategy gave worker 1 of 2 processes.
+@pytest.mark.parametrize("policy,size,expect", [
+    ("DATA", 8, [[2, 3], [6, 7]]), ("AUTO", 8, [[2, 3], [6, 7]]),
+    ("OFF", 8, [[0, 1], [2, 3], [4, 5], [6, 7]]), ("DATA", 10, [[3, 4], [8, 9]]),
+    ("OFF", 10, [[0, 1], [2, 3, 4], [5, 6], [7, 8, 9]])])
+def test_auto_shard_policies(policy, size, expect):
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = \
         getattr(tf.data.experimental.AutoShardPolicy, policy)
-    ds = tf.data.Dataset.range(8).batch(4).with_options(options)
+    ds = tf.data.Dataset.range(size).batch(size // 2).with_options(options)
     got = [b.tolist() for b in input_lib.worker_dataset(_Worker(2, 1), ds)]
     assert got == expect
 

@@ -67,3 +67,48 @@ def test_generator_input_and_unknown_step_count():
     model = _model()
     history = model.fit(batches(), epochs=1, verbose=0)
     assert len(history.history["loss"]) == 1
+
+
+def test_overridden_train_and_test_steps_drive_fit_and_evaluate():
+    # Keras's "customizing what happens in fit": a subclass writes train_step/test_step
+    # with compute_loss, the optimizer and self.metrics; fit, evaluate, the History and
+    # the progress logs then come from them, and the weights equal the built-in step's.
+    calls = {"train": 0, "test": 0}
+
+    class Custom(tf.keras.Sequential):
+        def train_step(self, data):
+            calls["train"] += 1
+            x, y = data
+            with tf.GradientTape() as tape:
+                y_pred = self(x, training=True)
+                loss = self.compute_loss(y=y, y_pred=y_pred)
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            for metric in self.metrics:
+                if metric.name == "loss":
+                    metric.update_state(loss)
+                else:
+                    metric.update_state(y, y_pred)
+            return {m.name: m.result() for m in self.metrics}
+
+        def test_step(self, data):
+            calls["test"] += 1
+            x, y = data
+            return {"mse_times_two": 2 * tf.reduce_mean(tf.square(self(x) - y))}
+
+    x, y = _data()
+    builtin = _model()
+    custom = Custom([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    custom.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    custom.set_weights(builtin.get_weights())
+    expected = builtin.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False).history
+    history = custom.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False,
+                         validation_data=(x, y))
+    assert calls == {"train": 6, "test": 6}, calls  # 3 batches of 8 per epoch each
+    assert list(history.history) == ["loss", "mae", "val_mse_times_two"], history.history
+    assert np.allclose(history.history["loss"], expected["loss"], rtol=1e-5), history.history
+    for a, b in zip(custom.get_weights(), builtin.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+    result = custom.evaluate(x, y, verbose=0, return_dict=True)
+    mse = float(np.mean((custom.predict(x, verbose=0) - y) ** 2))
+    assert calls["test"] == 7 and np.isclose(result["mse_times_two"], 2 * mse, rtol=1e-5)

@@ -1,9 +1,10 @@
 """Elementwise fusion of a trace: chains of elementwise ops become one kernel.
 
 A value made by an elementwise op and read only by one other elementwise op
-(not returned, assigned or read by host code) is inlined into its reader, so a
-chain or tree of such ops becomes one `fused_elementwise` step at the place of
-its last op (ops/fused.py). Its inputs are the tree's distinct arrays, read
+(not returned, assigned or read by host code; not a single value broadcast to a
+larger result, which a GPU would compute again per element) is inlined into its
+reader, so a chain or tree of such ops becomes one `fused_elementwise` step at
+the place of its last op (ops/fused.py). Its inputs are the tree's distinct arrays, read
 once per element; Python scalars become constants of the kernel; only the
 tree's result is written. Every intermediate a later step needs stays a
 separate step's output, so the fused plan computes exactly what the trace did.
@@ -39,7 +40,10 @@ def fuse(steps, meta, out_slots, state_slots):
             fusible.add(i)
 
     def inlinable(k, i):
-        return i in fusible and k in producer and k not in out_slots and readers.get(k) == {i}
+        # A single value read by a larger result stays a launch of its own: inlined, a
+        # GPU would compute it again for every element (Adam's step size, say).
+        return i in fusible and k in producer and k not in out_slots and \
+            readers.get(k) == {i} and (_size(meta[k]) > 1 or _size(meta[steps[i][4][0]]) == 1)
 
     roots = [i for i in sorted(fusible) if not any(
         inlinable(steps[i][4][0], j) for j in readers.get(steps[i][4][0], ()))]
@@ -62,6 +66,13 @@ def fuse(steps, meta, out_slots, state_slots):
 
 
 _FUSED = [None]
+
+
+def _size(m):
+    n = 1
+    for d in m[0]:
+        n *= d
+    return n
 
 
 def _fused_op():

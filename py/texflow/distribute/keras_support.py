@@ -18,10 +18,21 @@ class KerasSupport:
     def _keras_data(self, model, data, kind="test"):
         """fit's ("train") and evaluate's DataHandler, with each global batch cut to this
         worker's part (input_lib); fit's counted for recovery (recovery_keras)."""
-        from .input_lib import KerasWorkerData
-        data = KerasWorkerData(self, data) if self.worker_count > 1 else data
+        data = self._worker_data(data) if self.worker_count > 1 else data
         if kind == "train" and self.recovery is not None:
             data = self.recovery.fit_data(model, data)
+        return data
+
+    def _worker_data(self, data):
+        """This worker's part of each global batch: a dataset is cut on the host, as it
+        is read (nothing of the others' parts is uploaded); arrays are cut per batch."""
+        from .input_lib import KerasWorkerData, worker_dataset
+        if data.kind != "dataset":
+            return KerasWorkerData(self, data)
+        data.source = worker_dataset(self._strategy, data.source)
+        n = int(data.source.cardinality())
+        data.known_steps = n if n >= 0 else None
+        data.steps = data._steps_arg if data._steps_arg is not None else data.known_steps
         return data
 
     def _keras_step(self, model, step, kind):

@@ -194,6 +194,16 @@ class CompileMetrics:
         self.metrics_arg, self.weighted_arg = metrics, weighted_metrics
         self.output_names = list(output_names)
         self.entries = None  # [(output index, Metric, weighted)]
+        self.name = "compile_metrics"  # Keras 3's name, seen in `model.metrics` until built
+
+    def result(self):
+        """{name: result} of every compiled metric (nested in a train_step's logs, which
+        fit flattens, as Keras 3's CompileMetrics)."""
+        return {m.name: m.result() for m in self.metrics}
+
+    def reset_state(self):
+        for m in self.metrics:
+            m.reset_state()
 
     def _per_output(self, value, names):
         if value is None:

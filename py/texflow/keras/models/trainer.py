@@ -130,8 +130,11 @@ class Trainer:
             out.append(self._loss_tracker)
         if getattr(self, "_compile_loss", None) is not None:
             out.extend(self._compile_loss.trackers)
-        if getattr(self, "_compile_metrics", None) is not None:
-            out.extend(self._compile_metrics.metrics)
+        compiled = getattr(self, "_compile_metrics", None)
+        if compiled is not None:
+            # Built (after a first step): each metric by name; before that, Keras 3's one
+            # CompileMetrics object, which an overridden train_step may update.
+            out.extend(compiled.metrics if compiled.entries is not None else [compiled])
         return out
 
     @property
@@ -213,13 +216,15 @@ class Trainer:
         under a tf.distribute strategy: its replicas' steps on their parts of the batch)."""
         if self.train_function is None or force:
             self.train_function = _distributed(
-                self, lambda data: scopes.scope(lambda: self.train_step(data)), "train")
+                self, lambda data: scopes.scope(lambda: _flat_logs(self.train_step(data))),
+                "train")
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
             self.test_function = _distributed(
-                self, lambda data: scopes.scope(lambda: self.test_step(data)), "test")
+                self, lambda data: scopes.scope(lambda: _flat_logs(self.test_step(data))),
+                "test")
         return self.test_function
 
     def _global_logs(self, logs):
@@ -449,6 +454,16 @@ def _distributed_data(model, data, kind="test"):
     for fit's."""
     strategy = model.distribute_strategy
     return data if strategy is None else strategy.extended._keras_data(model, data, kind)
+
+
+def _flat_logs(logs):
+    """A step's logs with nested dicts (a CompileMetrics result) flattened, as Keras does."""
+    if not isinstance(logs, dict) or not any(isinstance(v, dict) for v in logs.values()):
+        return logs
+    out = {}
+    for key, value in logs.items():
+        out.update(_flat_logs(value) if isinstance(value, dict) else {key: value})
+    return out
 
 
 def _format_logs(logs, return_dict):
