@@ -6,7 +6,8 @@ python fit_worker.py OUT.npz SEED [STEP_SLEEP]
 
 Each worker seeds differently (the strategy starts all from the chief's values). A
 callback prints {"batch", "epoch", "t"} after each step and sleeps STEP_SLEEP seconds, so
-a test can kill it mid-epoch (and waits while the file $FIT_PAUSE_FILE exists). Writes the final weights to OUT.npz; prints {"done": ...}.
+a test can kill it mid-epoch (and waits while the file $FIT_PAUSE_FILE exists). Writes
+the final weights to OUT.npz; prints {"done": ...}.
 """
 
 import json
