@@ -59,6 +59,12 @@ SNIPPETS = {
     "pow/int_positive": "tf.constant([2, -3, 0]) ** 3",
     "pow/int_float_exponent": "tf.pow(tf.constant([2.0, 4.0]), -1)",
     "pow/ints_zero_exponent": "tf.pow(tf.constant([0, -2]), tf.constant([0, 0]))",
+    "habits/dataset_map_cast": """
+        ds = tf.data.Dataset.from_tensor_slices((np.array([[0, 128], [255, 51]], np.uint8),
+                                                 np.array([1, 0], np.int32)))
+        ds = ds.map(lambda x, y: (tf.cast(x, tf.float32) / 255., y)).batch(2)
+        list(ds.as_numpy_iterator())
+    """,
     "habits/executing_eagerly": "tf.executing_eagerly()",
     "habits/get_shape": "tf.zeros([2, 3]).get_shape().as_list()",
     "habits/compat_v1_attribute": "tf.compat.v1.placeholder is not None",
