@@ -98,6 +98,8 @@ class KerasRecovery:
                 self.keeper.start()
             if state.trained:  # resume where the state is, as BackupAndRestore does
                 model._initial_epoch, model._initial_step = state.epoch, state.batch
+        else:  # another fit of the same model counts its epochs from 0 again
+            self.keeper.state.epoch = self.keeper.state.batch = 0
         self.keeper.state.data["fit"] = self.fits
         self.data = data
         return _CountedData(self, data)
