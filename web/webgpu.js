@@ -195,6 +195,7 @@
     // One dispatch of plan `p`: buffer ids in binding order, then scalar operands.
     launch(p, a, b, c, d, e, f) {
       const plan = this.plans[p];
+      if (plan.nBuf > 4) return this.launchWide(plan, Array.prototype.slice.call(arguments, 1));
       if (!this.pass) this.begin();
       const slot = this.used++;
       const base = slot * SLOT_INTS;
@@ -223,12 +224,38 @@
 
     // Bind groups are cached by layout and buffer ids (training loops reuse pooled
     // buffers, so the same combinations recur), and dropped with their buffers.
+    // A launch binding more than four buffers (fused elementwise kernels): buffer ids,
+    // then scalars, in one array.
+    launchWide(plan, args) {
+      if (!this.pass) this.begin();
+      const slot = this.used++;
+      const base = slot * SLOT_INTS;
+      this.arenaI32.set(plan.meta, base);
+      const nBuf = plan.nBuf;
+      for (let k = 0; k < plan.slots.length; k++) {
+        const v = args[nBuf + k];
+        if (plan.isFloat[k]) this.arenaF32[base + plan.slots[k]] = v;
+        else this.arenaI32[base + plan.slots[k]] = v;
+      }
+      const ids = args.slice(0, nBuf);
+      const group = this.groupFor(plan, ids, plan.groupId + ":" + ids.join(","));
+      this.pass.setPipeline(plan.pipeline);
+      this.lastPipeline = plan.pipeline;
+      this.pass.setBindGroup(0, group, this.offsets, slot, 1);
+      this.pass.dispatchWorkgroups(plan.gx, plan.gy, plan.gz);
+      if (this.used >= this.flushEvery || this.used === ARENA_SLOTS) this.flush();
+    }
+
     bindGroup(plan, a, b, c, d) {
       const key = plan.groupId + ":" + a + "," + b + "," + c + "," + d;
+      const ids = d >= 0 ? [a, b, c, d] : c >= 0 ? [a, b, c] : [a, b];
+      return this.groupFor(plan, ids, key);
+    }
+
+    groupFor(plan, ids, key) {
       let group = this.groups.get(key);
       if (group) return group;
       if (this.groups.size >= GROUP_CACHE) this.clearGroups();
-      const ids = d >= 0 ? [a, b, c, d] : c >= 0 ? [a, b, c] : [a, b];
       const entries = [];
       for (let k = 0; k < ids.length; k++) {
         entries.push({ binding: k, resource: { buffer: this.buffers[ids[k]] } });

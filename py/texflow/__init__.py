@@ -62,17 +62,19 @@ from .ops.scan import cumsum  # noqa: E402,F401
 from .ops.sort import argsort, sort  # noqa: E402,F401
 from .ops.einsum import einsum  # noqa: E402,F401
 from .ops.linalg import clip_by_global_norm, clip_by_norm, norm, tensordot  # noqa: E402,F401
+from .ops.math_extra import round  # noqa: E402,F401,A004
 
 __version__ = "0.1.0"
 
 # Input pipelines (issue 4): tf.data, tf.io, tf.train, tf.errors, tf.keras.datasets.
 from . import data, errors, io, keras, train  # noqa: E402
 from .data.sparse import SparseTensor  # noqa: E402
-from .framework import TensorSpec, is_tensor, newaxis  # noqa: E402
+from .framework import TensorSpec, executing_eagerly, is_tensor, newaxis  # noqa: E402
 
 # TensorFlow 2's first-hour names (issue 8): tf.random, tf.function, tf.print, tf.config,
 # tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.
 from . import compat, config, debugging, random  # noqa: E402
+from .autodiff.control_flow import cond, while_loop  # noqa: E402
 from .autodiff.function import function  # noqa: E402
 from .config import device  # noqa: E402
 from .debugging import (assert_equal, assert_greater, assert_less, assert_rank,  # noqa: E402
@@ -80,5 +82,8 @@ from .debugging import (assert_equal, assert_greater, assert_less, assert_rank, 
 from .printing import print  # noqa: E402,A001
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
+
+# tf.distribute (issue 10): the strategies, distributed input, TF_CONFIG, collectives.
+from . import distribute  # noqa: E402
 
 bool = bool_  # noqa: A001  (tf.bool; defined last: this module uses the builtin above)

@@ -93,8 +93,9 @@ def main(argv=None):
     bench = sub.add_parser("bench", help="benchmark texflow against TensorFlow.js and numpy")
     bench.add_argument("--backends", default="webgl,webgpu")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
-    bench.add_argument("--cases", default="ops,fit",
-                       help="ops (single ops), fit (Keras fit of the MNIST CNN) or both")
+    bench.add_argument("--cases", default="ops,fit,compiled",
+                       help="ops (single ops), fit (Keras fit of the MNIST CNN), compiled "
+                            "(eager vs tf.function), comma-separated")
     bench.add_argument("--tf-python", default=None, metavar="PYTHON",
                        help="an interpreter with TensorFlow: the native Keras side of the fit "
                             "cases (default: this one, if it can import tensorflow), and with "
@@ -102,10 +103,15 @@ def main(argv=None):
     bench.add_argument("--collective", action="store_true",
                        help="all-reduce through the coordinator instead (native and browser "
                             "workers, against raw websockets and TensorFlow)")
-    bench.add_argument("--workers", default="2,4,8",
-                       help="with --collective: native group sizes (default 2,4,8)")
+    bench.add_argument("--multiworker", action="store_true",
+                       help="the MNIST CNN trained by 1, 2 and 4 native and 2 browser workers "
+                            "through the coordinator: step time, samples/s, all-reduce share, "
+                            "recovery after a kill (and TensorFlow MWMS with --tf-python)")
+    bench.add_argument("--workers", default=None,
+                       help="native group sizes (default: 2,4,8 with --collective, 1,2,4 "
+                            "with --multiworker)")
     bench.add_argument("--no-browser", action="store_true",
-                       help="with --collective: skip the browser workers")
+                       help="with --collective or --multiworker: skip the browser workers")
     bench.set_defaults(fn=_bench)
 
     from .coordinator.commands import add_commands

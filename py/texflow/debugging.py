@@ -154,8 +154,25 @@ def assert_type(tensor, tf_type, message=None, name=None):
                         f"got {_dtype(tensor)!r}")
 
 
-def _describe(x):
-    return f"tensor shape={_shape_of(x)} dtype={_dtype(x).name}"
+def assert_integer(x, message=None, name=None):
+    """TypeError unless `x` has an integer dtype (int32; texflow stores every int so)."""
+    dtype = _dtype(x)
+    if not dtype.is_integer:
+        head = "" if message is None else f"{message}.  "
+        raise TypeError(f'{head}Expected "x" to be integer type.  Found: tensor of dtype '
+                        f"<dtype: '{dtype.name}'>")
+
+
+def assert_scalar(tensor, message=None, name=None):
+    """ValueError unless `tensor` has rank 0 (None otherwise, as TensorFlow's eager one)."""
+    shape = _shape_of(tensor)
+    if shape.rank != 0:
+        head = "" if message is None else f"{message}.  "
+        raise ValueError(f"{head}Expected scalar shape, saw shape: {shape}.")
+
+
+def _describe(x, word="tensor"):
+    return f"{word} shape={_shape_of(x)} dtype={_dtype(x).name}"
 
 
 def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
@@ -180,11 +197,12 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
                 size, first, first_axis = bound[want]
                 if got != size:
                     raise ValueError(f"Specified by {_describe(first)} dimension {first_axis}."
-                                     f"  {_describe(x)} dimension {axis} must have size "
+                                     f"  {_describe(x, 'Tensor')} dimension {axis} must have size "
                                      f"{size}.  Received size {got}, shape {shape}")
             elif got != int(want):
-                raise ValueError(f"{_describe(x)} dimension {axis} must have size {want}.  "
-                                 f"Received size {got}, shape {shape}")
+                raise ValueError(f"Specified explicitly.  {_describe(x, 'Tensor')} dimension "
+                                 f"{axis} must have size {want}.  Received size {got}, "
+                                 f"shape {shape}")
 
 
 def check_numerics(tensor, message, name=None):

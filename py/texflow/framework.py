@@ -1,5 +1,5 @@
-"""TensorFlow 2's framework names: `tf.is_tensor`, `tf.newaxis` (`tf.TensorSpec` is in
-tensor_spec.py, below the layers that use it)."""
+"""TensorFlow 2's framework names: `tf.is_tensor`, `tf.newaxis`, `tf.executing_eagerly`
+(`tf.TensorSpec` is in tensor_spec.py, below the layers that use it)."""
 
 from .autodiff.graph import SymbolicTensor
 from .data.sparse import SparseTensor
@@ -25,3 +25,8 @@ def is_tensor(x):
     (True, False, False)
     """
     return isinstance(x, tuple(_TENSOR_TYPES))
+
+
+def executing_eagerly():
+    """True: texflow runs every op eagerly (tf.function runs its function eagerly too)."""
+    return True

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 
 from .engine.ndarray import NDArray
+from .engine.trace import fresh_each_call
 
 
 def _number(v):
@@ -70,6 +71,7 @@ def _text(x, summarize, top):
     return str(x)
 
 
+@fresh_each_call  # tf.function prints at every call, as TensorFlow's print op
 def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
     """Prints `inputs` formatted as TensorFlow does (tf.print), to `output_stream`:
     sys.stderr (the default, as TensorFlow's), sys.stdout, a file-like object or

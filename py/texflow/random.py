@@ -19,6 +19,7 @@ import numpy as np
 
 from . import dtypes
 from .engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
+from .engine.trace import fresh_each_call
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -60,6 +61,33 @@ def _generator(seed):
     count = _state["streams"].get(pair, 0)
     _state["streams"][pair] = count + 1
     return np.random.default_rng([pair[0] & 0xFFFFFFFF, pair[1] & 0xFFFFFFFF, count])
+
+
+def _get_state():
+    """The seeding state as JSON values (global seed, op-seed sequence, stream positions,
+    the global Generator), for texflow.distribute's training state."""
+    generator = _global_generator[0]
+    return {"global": _state["global"], "ops": _jsonable(_state["ops"].getstate()),
+            "streams": [[a, b, n] for (a, b), n in _state["streams"].items()],
+            "generator": None if generator is None else
+            [generator._seed, generator._rng.bit_generator.state]}
+
+
+def _set_state(state):
+    """Restores `_get_state()` output."""
+    _state["global"] = state["global"]
+    version, internal, gauss = state["ops"]
+    _state["ops"].setstate((version, tuple(internal), gauss))
+    _state["streams"] = {(a, b): n for a, b, n in state["streams"]}
+    if state.get("generator") is not None:
+        seed, bits = state["generator"]
+        generator = Generator(seed)
+        generator._rng.bit_generator.state = bits
+        _global_generator[0] = generator
+
+
+def _jsonable(value):
+    return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
 
 
 def _float_dtype(dtype, name):
@@ -104,6 +132,7 @@ def _uniform(rng, shape, minval, maxval, dtype):
     return from_numpy(values.astype(np.float32))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution (tf.random.normal).
 
@@ -114,12 +143,14 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, False), dtype))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution redrawn beyond two standard deviations."""
     dtype = _float_dtype(dtype, "truncated_normal")
     return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, True), dtype))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Samples of a uniform distribution on [minval, maxval) (tf.random.uniform): floats
     in [0, 1) by default; integer dtypes need `maxval`.
@@ -130,6 +161,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return _uniform(_generator(seed), shape, minval, maxval, dtype)
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def shuffle(value, seed=None, name=None):
     """`value` with its first axis randomly permuted (a gather on the device)."""
     from .ops.movement import gather
@@ -140,6 +172,7 @@ def shuffle(value, seed=None, name=None):
     return gather(x, from_numpy(order))
 
 
+@fresh_each_call  # a new draw at every tf.function call
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """Class indices drawn from the unnormalised log-probabilities of each row of
     `logits` [batch, classes]; the result is [batch, num_samples] (int64, stored as
@@ -180,14 +213,17 @@ class Generator:
     def reset_from_seed(self, seed):
         self.__init__(int(seed))
 
+    @fresh_each_call  # a new draw at every tf.function call
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "normal")
         return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, False), dtype))
 
+    @fresh_each_call  # a new draw at every tf.function call
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "truncated_normal")
         return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, True), dtype))
 
+    @fresh_each_call  # a new draw at every tf.function call
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         return _uniform(self._rng, shape, minval, maxval, dtype)
 

@@ -11,6 +11,8 @@ from .ops.array_ops import add_n  # noqa: F401
 from .ops.creation import eye
 from .ops.einsum import einsum
 from .ops.linalg import global_norm, norm, tensordot
+from .ops.math_extra import (divide_no_nan, l2_normalize, round,  # noqa: F401,A004
+                              squared_difference)
 from .ops.matmul import matmul  # noqa: F401
 from .ops.movement import unsorted_segment_sum  # noqa: F401
 from .ops.reduce import (reduce_all, reduce_any, reduce_prod, reduce_std,  # noqa: F401

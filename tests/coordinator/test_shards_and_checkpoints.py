@@ -79,3 +79,7 @@ def test_no_checkpoint_dir_says_so(make_coordinator):
     with collective.connect(c.url, c.token, timeout=20) as g:
         with pytest.raises(FailedPreconditionError, match="--checkpoint-dir"):
             g.latest_checkpoint()
+        # the data that follows a refused save is dropped; the connection stays
+        with pytest.raises(FailedPreconditionError, match="--checkpoint-dir"):
+            g.save_checkpoint(1, {"state.npz": bytes(3 << 20)})
+        assert g.all_reduce(np.ones(2, np.float32))[0] == 1

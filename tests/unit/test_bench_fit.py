@@ -27,7 +27,7 @@ def test_fit_table_gives_ratios_and_says_whether_the_step_meets_its_target():
 def test_unknown_cases_are_refused_naming_the_value(cases):
     args = SimpleNamespace(collective=False, backends="", cases=cases, quick=True,
                            tf_python=None)
-    with pytest.raises(SystemExit, match=f"--cases takes ops, fit or both, received {cases!r}"):
+    with pytest.raises(SystemExit, match=f"--cases takes ops, fit.*received {cases!r}"):
         bench.main(args)
 
 

@@ -121,3 +121,59 @@ def test_batch_methods_and_evaluate_results():
     only_loss.compile(optimizer="sgd", loss="mse")
     assert isinstance(only_loss.evaluate(x, y, verbose=0), float)
     assert only_loss.predict(tf.constant(np.ones((3, 2), np.float32)), verbose=0).shape == (3, 1)
+
+
+def test_compile_config_round_trips():
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(3)])
+    model.compile(optimizer=tf.keras.optimizers.RMSprop(0.01), loss=tf.keras.losses.Huber(),
+                  metrics=["mae", tf.keras.metrics.AUC(num_thresholds=7)])
+    config = model.get_compile_config()
+    other = tf.keras.models.clone_model(model)
+    other.compile_from_config(config)
+    assert other.get_compile_config() == config
+    assert type(other.optimizer).__name__ == "RMSprop"
+
+
+def test_compile_strings_resolve_as_keras():
+    # Optimizer names give Keras's classes with Keras's default learning rates; loss names
+    # give the functions whose values the loss classes compute.
+    defaults = {"adam": ("Adam", 0.001), "sgd": ("SGD", 0.01), "rmsprop": ("RMSprop", 0.001),
+                "adagrad": ("Adagrad", 0.001)}
+    for name, (cls, lr) in defaults.items():
+        model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        model.compile(optimizer=name, loss="mse")
+        assert type(model.optimizer).__name__ == cls, (name, model.optimizer)
+        assert np.isclose(float(model.optimizer.learning_rate), lr), (name, lr)
+    y_true, y_prob = np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[0.3, 0.7], [0.6, 0.4]])
+    classes = {"mse": tf.keras.losses.MeanSquaredError(),
+               "mae": tf.keras.losses.MeanAbsoluteError(),
+               "binary_crossentropy": tf.keras.losses.BinaryCrossentropy(),
+               "categorical_crossentropy": tf.keras.losses.CategoricalCrossentropy()}
+    for name, loss in classes.items():
+        by_name = np.mean(np.asarray(tf.keras.losses.get(name)(y_true, y_prob)))
+        assert np.isclose(by_name, float(loss(y_true, y_prob)), rtol=1e-6), name
+    sparse = tf.keras.losses.get("sparse_categorical_crossentropy")
+    assert np.allclose(np.asarray(sparse(np.array([1, 0]), y_prob)), -np.log([0.7, 0.6]),
+                       rtol=1e-5)
+    assert tf.keras.losses.sparse_categorical_crossentropy is sparse
+
+
+def test_layers_take_initializers_by_name_and_object():
+    layer = tf.keras.layers.Dense(300, kernel_initializer="he_normal", bias_initializer="ones")
+    layer.build((None, 200))
+    kernel = layer.kernel.numpy()
+    assert abs(kernel.std() - np.sqrt(2 / 200)) < 0.003, kernel.std()  # truncated, rescaled
+    assert layer.bias.numpy().tolist() == [1.0] * 300
+    normal = tf.keras.layers.Dense(
+        200, kernel_initializer=tf.keras.initializers.RandomNormal(0.5, 0.01, seed=4),
+        bias_initializer=tf.keras.initializers.Constant(0.25))
+    normal.build((None, 100))
+    assert abs(normal.kernel.numpy().mean() - 0.5) < 0.001
+    assert abs(normal.kernel.numpy().std() - 0.01) < 0.001
+    assert set(normal.bias.numpy().tolist()) == {0.25}
+    seeded = tf.keras.initializers.RandomNormal(seed=9)
+    assert np.array_equal(seeded((3, 3)), seeded((3, 3)))
+    for name, cls in (("zeros", "Zeros"), ("ones", "Ones"), ("random_normal", "RandomNormal"),
+                      ("glorot_uniform", "GlorotUniform"), ("constant", "Constant")):
+        assert type(tf.keras.initializers.get(name)).__name__ == cls, name
+    assert type(tf.keras.layers.Dense(2).kernel_initializer).__name__ == "GlorotUniform"

@@ -195,3 +195,22 @@ def test_regularizers_and_add_loss_join_losses():
             0.01 * np.abs(out.numpy()).sum() / 4]
     got = sorted(float(v) for v in layer.losses)
     assert np.allclose(got, sorted(want), rtol=1e-5)
+
+
+def test_models_nest_as_layers():
+    tf.keras.backend.clear_session()
+    inner = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu", input_shape=(3,)),
+                                 tf.keras.layers.Dropout(0.5)], name="inner")
+    x = tf.keras.Input((3,))
+    outer = tf.keras.Model(x, tf.keras.layers.Dense(1)(inner(x)))
+    assert [w.path for w in outer.weights] == ["inner/dense/kernel", "inner/dense/bias",
+                                               "dense_1/kernel", "dense_1/bias"]
+    lines = []
+    outer.summary(line_length=80, expand_nested=True, print_fn=lines.append)
+    assert "│ └ dropout (Dropout)" in lines[0]
+    outer.compile(optimizer="adam", loss="mse")
+    outer.fit(np.ones((8, 3)), np.ones((8, 1)), verbose=0)
+    stacked = tf.keras.Sequential([inner, tf.keras.layers.Dense(2)])
+    assert stacked.output_shape == (None, 2)
+    again = tf.keras.Model.from_config(outer.get_config())
+    assert len(again.weights) == 4

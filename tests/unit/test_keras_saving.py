@@ -241,3 +241,21 @@ def test_files_have_the_layout_keras_writes(tmp_path, name):
                      for n in expected["files"]]
     assert sorted(config) == expected["config_keys"]
     assert sorted(config["compile_config"]) == expected["compile_config_keys"]
+
+
+def test_the_safetensors_library_reads_weights_files(tmp_path):
+    from safetensors.numpy import load_file
+
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4),
+                                 tf.keras.layers.Dense(2)])
+    model.compile("adam", "mse")
+    model.fit(XA, np.ones((8, 2), np.float32), verbose=0)
+    model.save_weights(tmp_path / "m.weights.safetensors")
+    stored = load_file(tmp_path / "m.weights.safetensors")
+    keys = [f"layers/{layer}/vars/{i}" for layer in ("dense", "dense_1") for i in (0, 1)]
+    weights = dict(zip(keys, model.get_weights()))  # Keras 3 keys layers by class in a model
+    for key, value in weights.items():
+        np.testing.assert_array_equal(stored[key], value)
+    optimizer = {k: v for k, v in stored.items() if k.startswith("optimizer/")}
+    assert len(optimizer) == len(model.optimizer.variables) and \
+        len(stored) == len(weights) + len(optimizer), sorted(stored)

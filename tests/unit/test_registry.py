@@ -37,3 +37,16 @@ def test_backend_selection_errors_and_listing():
         tf.set_backend("webgl")  # natively there is no browser
     tf.set_backend("numpy")
     assert tf.get_backend() == "numpy"
+
+
+def test_every_fusible_op_has_a_body_in_every_language():
+    from texflow.backends.glsl import elementwise as glsl
+    from texflow.backends.wgsl import elementwise as wgsl
+    from texflow.ops.fused import ELEMENTWISE
+
+    glsl_ops = set(glsl._UNARY) | set(glsl._BINARY) | {"where", "cast"}
+    missing = {"numpy": sorted(ELEMENTWISE - set(kernels_for("numpy"))),
+               "glsl": sorted(ELEMENTWISE - glsl_ops),
+               "wgsl": sorted(ELEMENTWISE - set(wgsl._SPECS))}
+    assert not any(missing.values()), f"fusible ops without a body: {missing}"
+    assert ELEMENTWISE <= set(all_ops())

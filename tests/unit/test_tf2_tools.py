@@ -1,4 +1,5 @@
-"""The command line's --version, a quiet wgpu start-up, and user-facing tracebacks."""
+"""The command line's --version, a quiet wgpu start-up, user-facing tracebacks, and
+tf.compat.v1 reached as an attribute in a fresh interpreter."""
 
 import subprocess
 import sys
@@ -13,6 +14,17 @@ def test_version():
                           capture_output=True, text=True, timeout=120)
     import texflow
     assert done.returncode == 0 and done.stdout.strip() == f"texflow {texflow.__version__}"
+
+
+def test_compat_v1_is_an_attribute_before_anything_imported_it():
+    # `tf.compat.v1.placeholder` as TensorFlow 2 code writes it, with nothing having
+    # imported texflow.compat.v1 yet (the lazy attribute once recursed forever)
+    code = ("import texflow as tf\n"
+            "print(tf.compat.v1.placeholder.__module__, tf.compat.v1.Session.__name__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["texflow.compat.v1_graph", "Session"], done.stdout
 
 
 def test_wgpu_start_up_prints_no_xdg_noise_but_keeps_other_stderr():

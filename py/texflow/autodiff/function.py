@@ -1,28 +1,44 @@
-"""`tf.function`: for now, a decorator that runs the function eagerly.
+"""`tf.function`: trace a Python function once per input signature, then replay it.
 
-TensorFlow's arguments are accepted (`input_signature`, `reduce_retracing`,
-`jit_compile`, `autograph`, ...); an `input_signature` is enforced as
-TensorFlow enforces it (arguments converted to its dtypes, incompatible ones
-rejected with TypeError), and Python numbers returned by the function come
-back as tensors, as from a traced function. Nothing is traced yet, so
-`experimental_get_tracing_count()` is 0; a later version compiles the
-function into one fused plan per signature (DESIGN.md).
+As in TensorFlow 2, the first call with a new input signature (the shapes and
+dtypes of tensor arguments, the values of Python arguments) runs the Python
+function with a tracer recording its ops, Variable assignments and host calls
+(engine/trace.py); that call's results are the traced run's. Later calls with
+the same signature replay the recorded steps (autodiff/compiled.py): Python
+side effects (print, appending to a list) happen at trace time only. A traced
+value read on the host (`if x > 0:`, `x.numpy()`) raises
+OperatorNotAllowedInGraphError, since its value would be frozen into the trace.
+
+Every trace is specialised to concrete shapes, since kernels are planned per
+shape: an `input_signature` (enforced as TensorFlow enforces it) or
+`reduce_retracing=True` does not make one trace serve several shapes.
+`jit_compile`, `autograph` and TensorFlow's other options are accepted.
 """
 
 import functools
 import inspect
+import warnings
 
+import numpy as np
+
+from ..engine import trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..tensor_spec import TensorSpec
+from .compiled import ConcreteFunction
+
+RETRACE_WARNING_AFTER = 5
 
 
 class Function:
-    """A function decorated with `tf.function` (eager for now; see the module docstring)."""
+    """A function decorated with `tf.function` (see the module docstring)."""
 
     def __init__(self, python_function, input_signature=None, **options):
         self._python_function = python_function
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._options = options
+        self._concrete = {}     # signature key -> ConcreteFunction
+        self._tracing_count = 0
+        self._warned = False
         functools.update_wrapper(self, python_function)
 
     @property
@@ -34,12 +50,28 @@ class Function:
         return self._input_signature
 
     def experimental_get_tracing_count(self):
-        """How many times the function was traced: 0, as texflow runs it eagerly."""
-        return 0
+        """How many times the Python function was traced (once per new signature)."""
+        return self._tracing_count
 
     def get_concrete_function(self, *args, **kwargs):
-        """This function itself: eager functions have no separate concrete form yet."""
-        return self
+        """The ConcreteFunction for these arguments (tensors or TensorSpecs), tracing it
+        if needed. TensorFlow traces without running; texflow traces by running the
+        function on the arguments (zeros for a TensorSpec) and then gives every
+        Variable it assigned its previous value back."""
+        return self._concrete_for(None, args, kwargs)
+
+    def _concrete_for(self, instance, args, kwargs):
+        args, kwargs = _specs_to_zeros(args), _specs_to_zeros(kwargs)
+        if self._input_signature is not None:
+            args, kwargs = self._bind(args, kwargs)
+        args, kwargs = _converted((args, kwargs))
+        tensors = []
+        key = (id(instance), _canonical((args, kwargs), tensors))
+        concrete = self._concrete.get(key)
+        if concrete is None:
+            call_args = (instance,) + tuple(args) if instance is not None else args
+            concrete, _ = self._trace(key, tensors, call_args, kwargs, restore=True)
+        return concrete
 
     def __call__(self, *args, **kwargs):
         return self._call(None, args, kwargs)
@@ -47,9 +79,55 @@ class Function:
     def _call(self, instance, args, kwargs):
         if self._input_signature is not None:
             args, kwargs = self._bind(args, kwargs)
+        if trace.active() is not None:  # called while another function traces: inline
+            if instance is not None:
+                args = (instance,) + tuple(args)
+            return _as_tensors(self._python_function(*args, **kwargs))
+        args, kwargs = _converted((args, kwargs))
+        tensors = []
+        key = (id(instance), _canonical((args, kwargs), tensors))
+        concrete = self._concrete.get(key)
+        if concrete is not None:
+            return concrete._replay(tensors)
         if instance is not None:
             args = (instance,) + tuple(args)
-        return _as_tensors(self._python_function(*args, **kwargs))
+        return self._trace(key, tensors, args, kwargs)[1]
+
+    def _trace(self, key, tensors, args, kwargs, restore=False):
+        self._tracing_count += 1
+        if self._tracing_count > RETRACE_WARNING_AFTER and not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"tf.function {self.__name__!r} was traced {self._tracing_count} times. "
+                "Tracing is expensive; frequent retracing comes from (1) creating the "
+                "@tf.function in a loop, (2) passing tensors of different shapes, or (3) "
+                "passing different Python values instead of tensors.", stacklevel=4)
+        name = getattr(self._python_function, "__name__", "function")
+        tracer = trace.Tracer(name)
+        for x in tensors:
+            tracer.add_argument(x)
+        with trace.tracing(tracer):
+            try:
+                result = _as_tensors(self._python_function(*args, **kwargs))
+                outputs = tracer.structure(result)
+            except BaseException:
+                tracer.restore_variables()
+                raise
+        if restore:
+            tracer.restore_variables()
+        else:
+            tracer.release_saved()
+        specs = [TensorSpec.from_tensor(x) for x in tensors]
+        concrete = ConcreteFunction(name, tracer, outputs, specs, self._flat_tensors)
+        self._concrete[key] = concrete
+        return concrete, result
+
+    def _flat_tensors(self, args, kwargs):
+        if self._input_signature is not None:
+            args, kwargs = self._bind(args, kwargs)
+        tensors = []
+        _canonical(_converted((args, kwargs)), tensors)
+        return tensors
 
     def _bind(self, args, kwargs):
         specs = self._input_signature
@@ -89,7 +167,8 @@ class Function:
         return _BoundFunction(self, instance)
 
     def __repr__(self):
-        return f"<texflow.function {getattr(self._python_function, '__name__', '?')} (eager)>"
+        return (f"<texflow.function {getattr(self._python_function, '__name__', '?')} "
+                f"({self._tracing_count} traces)>")
 
 
 class _BoundFunction:
@@ -102,6 +181,9 @@ class _BoundFunction:
     def __call__(self, *args, **kwargs):
         return self._function._call(self._instance, args, kwargs)
 
+    def get_concrete_function(self, *args, **kwargs):
+        return self._function._concrete_for(self._instance, args, kwargs)
+
     def __getattr__(self, name):
         return getattr(self._function, name)
 
@@ -111,6 +193,54 @@ def _convert(value, spec):
         return from_numpy(to_numpy(value, spec.dtype))
     except (TypeError, ValueError):
         return None
+
+
+def _canonical(value, tensors):
+    """The cache key part of an argument; appends its tensors to `tensors` in order.
+
+    Tensors count by shape and dtype (Variables apart), Python values by value, other
+    objects by identity.
+    """
+    if isinstance(value, NDArray):
+        tensors.append(value)
+        state = getattr(value, "_traced_as_state", False)
+        return ("V" if state else "T", tuple(value.shape), value.dtype.name)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(_canonical(v, tensors) for v in value)
+    if isinstance(value, dict):
+        return ("dict",) + tuple((k, _canonical(value[k], tensors)) for k in sorted(value))
+    if isinstance(value, (bool, int, float, str, bytes, type(None))):
+        return (type(value).__name__, value)
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return ("obj", type(value).__name__, id(value))
+
+
+def _converted(value):
+    """`value` with numpy arrays as tensors (the same order `_canonical` counts them)."""
+    if isinstance(value, np.ndarray):
+        return from_numpy(to_numpy(value))
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*[_converted(v) for v in value])
+    if isinstance(value, (list, tuple)):
+        return type(value)(_converted(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _converted(v) for k, v in value.items()}
+    return value
+
+
+def _specs_to_zeros(value):
+    if isinstance(value, TensorSpec):
+        shape = [1 if d is None else d for d in value.shape.as_list()] \
+            if value.shape.rank is not None else []
+        return from_numpy(np.zeros(shape, to_numpy(0, value.dtype).dtype))
+    if isinstance(value, (list, tuple)):
+        return type(value)(_specs_to_zeros(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _specs_to_zeros(v) for k, v in value.items()}
+    return value
 
 
 def _as_tensors(result):
@@ -131,7 +261,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              experimental_autograph_options=None, experimental_attributes=None,
              experimental_relax_shapes=None, experimental_compile=None,
              experimental_follow_type_hints=None, name=None):
-    """TensorFlow's `tf.function` decorator; runs `func` eagerly for now.
+    """TensorFlow's `tf.function`: traces `func` once per input signature, then replays.
+
+    See the module docstring: what is traced, side effects, retracing.
 
     >>> @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
     ... def double(x):

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ..engine import scope as scopes
+from ..engine.trace import traced
 from ..errors import ShapeError, TexflowError
 from ..ops import elementwise as ew
 from .variable import Variable
@@ -27,8 +28,20 @@ class Optimizer:
         if not learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, received {learning_rate!r}")
         self.learning_rate = float(learning_rate)
-        self.iterations = 0
+        self._step = None     # the step count as an int32 Variable, once tf.function traced
+        self._iterations = 0
         self._slots = {}  # id(variable) -> (variable, {slot name: Variable})
+
+    @property
+    def iterations(self):
+        """The number of updates applied (a Python int)."""
+        return self._iterations if self._step is None else int(self._step.item())
+
+    @iterations.setter
+    def iterations(self, value):
+        self._iterations = int(value)
+        if self._step is not None:
+            self._step.assign(np.int32(value))
 
     def apply_gradients(self, grads_and_vars):
         """Applies one update to each variable from its gradient; None gradients are skipped.
@@ -43,11 +56,17 @@ class Optimizer:
             if tuple(g.shape) != v.shape:
                 raise ShapeError(f"gradient of shape {list(g.shape)} for variable {v.name!r} "
                                  f"of shape {list(v.shape)}")
-        self.iterations += 1
+        if traced():  # tf.function: the count must advance at every replayed call
+            if self._step is None:
+                self._step = Variable(np.int32(self._iterations), trainable=False,
+                                      name="iterations")
+            self._step.assign_add(1)
+        else:
+            self.iterations += 1
         with scopes.scope():  # frees the update's intermediates; variables are kept
             for g, v in pairs:
                 self._update(v, g, self._slots_for(v))
-        return self.iterations
+        return self._step if traced() else self.iterations
 
     def minimize(self, loss_fn, var_list):
         """Computes `loss_fn()` under a tape and applies its gradients; returns the loss."""
@@ -150,8 +169,13 @@ class AdamOptimizer(Optimizer):
         self.beta1, self.beta2, self.epsilon = float(beta1), float(beta2), float(epsilon)
 
     def _update(self, v, g, slots):
-        t = self.iterations
-        lr_t = self.learning_rate * math.sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
+        if traced():  # tf.function: the step count is read when the step runs
+            t = ew.cast(self._step, "float32")
+            lr_t = ew.div(ew.mul(ew.sqrt(ew.sub(1.0, ew.pow(self.beta2, t))),
+                                 self.learning_rate), ew.sub(1.0, ew.pow(self.beta1, t)))
+        else:
+            t = self.iterations
+            lr_t = self.learning_rate * math.sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
         m, s = slots["m"], slots["v"]
         m.assign(ew.add(ew.mul(m, self.beta1), ew.mul(g, 1 - self.beta1)))
         s.assign(ew.add(ew.mul(s, self.beta2), ew.mul(ew.square(g), 1 - self.beta2)))

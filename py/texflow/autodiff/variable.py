@@ -1,9 +1,13 @@
 """tf.Variable: a named NDArray whose value can be replaced (assign)."""
 
+from ..engine import trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..errors import DTypeError, ShapeError
 
 _counter = [0]
+# Functions every new variable's initial value (numpy) passes through: a tf.distribute
+# strategy in effect installs one so that every worker starts from the chief's value.
+initial_value_hooks = []
 
 
 class Variable(NDArray):
@@ -27,6 +31,7 @@ class Variable(NDArray):
     """
 
     __slots__ = ("name", "trainable")
+    _traced_as_state = True  # tf.function reads it at every call, never at trace time
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None):
         if initial_value is None:
@@ -37,6 +42,8 @@ class Variable(NDArray):
                 data = to_numpy(data, dtype)
         else:
             data = to_numpy(initial_value, dtype)
+        for hook in initial_value_hooks:
+            data = hook(data)
         value = from_numpy(data)
         storage = value._storage
         super().__init__(storage, value.shape, value.dtype)
@@ -67,6 +74,8 @@ class Variable(NDArray):
                              f"of dtype {self.dtype}")
         new = value._live()
         old = self._live()
+        if trace._local.tracers:
+            trace.record_assign(self, value)
         if new is not old:
             new.refs += 1
             self._storage = new

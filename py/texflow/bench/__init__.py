@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import cases, fit
+from . import cases, compiled, fit
 
 TARGETS = {  # (backend, case) -> (minimum speed-up over the reference, label)
     ("webgl", "matmul 512"): (1.0, ">= 1x tfjs"),
@@ -32,7 +32,7 @@ def _fmt(ms):
 def _browser_tables(backends, quick, out, wanted):
     from ..browser import BrowserSession
 
-    rows, fit_rows = {}, {}
+    rows, fit_rows, compiled_rows = {}, {}, {}
     with BrowserSession(on_output=lambda stream, text: sys.stderr.write(text)) as session:
         page = session.page
         page.add_script_tag(url="/texflow/tfjs/tf.min.js")
@@ -45,6 +45,10 @@ def _browser_tables(backends, quick, out, wanted):
             if "fit" in wanted:
                 fit_rows[backend] = fit.measure_browser(page, backend, quick)
                 _fit_progress(f"fit on {backend}", "tfjs-layers", fit_rows[backend])
+            if "compiled" in wanted:
+                print(f"[bench] eager vs tf.function on {backend} ...", file=sys.stderr,
+                      flush=True)
+                compiled_rows[backend] = compiled.measure_browser(page, backend, quick)
             if "ops" not in wanted:
                 continue
             print(f"[bench] TensorFlow.js on {backend} ...", file=sys.stderr, flush=True)
@@ -56,7 +60,7 @@ def _browser_tables(backends, quick, out, wanted):
                 "json.dumps(await measure_texflow('${b}', ${q ? 'True' : 'False'}))`)",
                 [backend, quick]))
             rows[backend] = (mine, ref)
-    return rows, fit_rows
+    return rows, fit_rows, compiled_rows
 
 
 def _print_browser(rows, out):
@@ -144,24 +148,32 @@ def main(args):
     if getattr(args, "collective", False):
         from .collective import main as collective_main
         return collective_main(args)
+    if getattr(args, "multiworker", False):
+        from .multiworker import main as multiworker_main
+        return multiworker_main(args)
     backends = [b for b in args.backends.split(",") if b]
     wanted = {c for c in args.cases.split(",") if c}
-    if not wanted or wanted - {"ops", "fit"}:
-        raise SystemExit(f"texflow bench: --cases takes ops, fit or both, received "
-                         f"{args.cases!r}")
+    if not wanted or wanted - {"ops", "fit", "compiled"}:
+        raise SystemExit(f"texflow bench: --cases takes ops, fit, compiled or several, "
+                         f"received {args.cases!r}")
     out = [f"texflow bench, {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
            f"{platform.python_implementation()} {platform.python_version()}"]
     if "ops" in wanted:
         _print_numpy(cases.measure_numpy_native(args.quick), out)
     if "fit" in wanted:
         _native_fit(args, out)
+    if "compiled" in wanted:
+        print("[bench] eager vs tf.function natively ...", file=sys.stderr, flush=True)
+        compiled.measure_native(("numpy", "wgpu"), args.quick, out)
     if backends:
-        rows, fit_rows = _browser_tables(backends, args.quick, out, wanted)
+        rows, fit_rows, compiled_rows = _browser_tables(backends, args.quick, out, wanted)
         _print_browser(rows, out)
         for backend, fit_row in fit_rows.items():
             _print_fit(f"texflow vs TensorFlow.js 4.22 tfjs-layers, backend {backend}: `fit` "
                        f"of the MNIST CNN (ms; ratio = texflow / tfjs, lower is better)",
                        "tfjs-layers", fit_row, FIT_BROWSER_TARGET, out)
+        for backend, compiled_row in compiled_rows.items():
+            compiled.table(backend, compiled_row, out)
     report(out, "bench")
     return 0
 

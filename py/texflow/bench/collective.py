@@ -29,12 +29,12 @@ def _median(values):
 JOB = Path(__file__).with_name("collective_job.py")
 
 
-def _run_coordinator(queue, options, job_args):
+def _run_coordinator(queue, options, job_args, job=JOB):
     import logging
     logging.basicConfig(level=logging.WARNING)
     from ..coordinator import CoordinatorThread, Job
     if job_args is not None:
-        options["job"] = Job(JOB, job_args)
+        options["job"] = Job(job, job_args)
     c = CoordinatorThread(**options).start()
     queue.put((c.url, c.token, c.origin))
     while True:
@@ -42,15 +42,16 @@ def _run_coordinator(queue, options, job_args):
 
 
 class CoordinatorProcess:
-    """A coordinator in its own process (with the benchmark job when `job_args` is given):
+    """A coordinator in its own process (with the job `job`, the all-reduce benchmark's by
+    default, when `job_args` is given):
     `url`, `token`, `origin`; `stop()`."""
 
-    def __init__(self, job_args=None, **options):
+    def __init__(self, job_args=None, job=JOB, **options):
         ctx = multiprocessing.get_context("spawn")
         queue = ctx.Queue()
         options.setdefault("port", 0)
-        self.process = ctx.Process(target=_run_coordinator, args=(queue, options, job_args),
-                                   daemon=True)
+        self.process = ctx.Process(target=_run_coordinator,
+                                   args=(queue, options, job_args, job), daemon=True)
         self.process.start()
         self.url, self.token, self.origin = queue.get(timeout=120)
 
@@ -288,7 +289,7 @@ def main(args):
 
     sizes = list(SIZES)
     repeats = 3 if args.quick else 7
-    counts = [int(k) for k in args.workers.split(",")]
+    counts = [int(k) for k in (args.workers or "2,4,8").split(",")]
     out = [f"texflow bench --collective, {time.strftime('%Y-%m-%d %H:%M')}, "
            f"{platform.machine()}, {os.cpu_count()} cores, "
            f"{platform.python_implementation()} {platform.python_version()}"]

@@ -26,8 +26,9 @@ from texflow.data.queues import (FixedLengthRecordReader, RecordTensor, TextLine
                                  TFRecordReader, lift as _lift, lift_multi as _lift_multi)
 from texflow.data.structure import flatten as _flatten, host_dtype as _host_dtype
 from texflow.data.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator
-from .v1_graph import (FIFOQueue, GraphKeys, GraphTensor as Tensor, Session,  # noqa: F401
-                       Variable, add_to_collection, get_collection, global_variables,
+from .v1_graph import (FIFOQueue, Graph, GraphKeys, GraphTensor as Tensor,  # noqa: F401
+                       Session, Variable, add_to_collection, get_collection,
+                       get_default_graph, global_variables,
                        global_variables_initializer, group, local_variables,
                        local_variables_initializer, no_op, placeholder, reset_default_graph,
                        trainable_variables, variables_initializer, _node)

@@ -9,6 +9,7 @@ numpy, as TensorFlow 1's `Session.run` returns them.
 """
 
 import collections
+import contextlib
 import itertools
 
 import numpy as np
@@ -64,6 +65,40 @@ def reset_default_graph():
     """Forgets the variables and collections made so far."""
     _collections.clear()
     _names.clear()
+
+
+class Graph:
+    """TensorFlow 1's `tf.Graph`: its own variables, names and collections, which
+    `with g.as_default():` makes current (Session.run computes any graph's nodes)."""
+
+    def __init__(self):
+        self._collections = collections.defaultdict(list)
+        self._names = collections.Counter()
+
+    @contextlib.contextmanager
+    def as_default(self):
+        global _collections, _names, _default
+        saved = _collections, _names, _default
+        _collections, _names, _default = self._collections, self._names, self
+        try:
+            yield self
+        finally:
+            _collections, _names, _default = saved
+
+    def get_collection(self, name, scope=None):
+        return list(self._collections[name])
+
+    def add_to_collection(self, name, value):
+        self._collections[name].append(value)
+
+
+_default = Graph()
+_default._collections, _default._names = _collections, _names
+
+
+def get_default_graph():
+    """The graph new variables and collections go to (tf.get_default_graph)."""
+    return _default
 
 
 class GraphTensor:

@@ -38,6 +38,8 @@ class CheckpointService:
             raise ProtocolViolation(f"a checkpoint request needs an int id; got {rid!r}")
         kind = msg["type"]
         if self.store is None:
+            if kind == "ckpt_put":  # its data follows the request: drop it, do not fail
+                self.refused.add((ws, rid))
             return await _error(ws, rid, "FailedPreconditionError",
                                 "this coordinator keeps no checkpoints (start it with "
                                 "--checkpoint-dir DIR)")

@@ -1,8 +1,72 @@
-"""tf.distribute for texflow: collectives through the coordinator (collective.py).
+"""tf.distribute for texflow: strategies (strategy.py, mirrored.py, multi_worker.py),
+distributed input (input_lib.py), TF_CONFIG (cluster_resolver.py), the collectives
+through the coordinator they use across workers (collective.py), and `recovery`, which
+keeps training going through lost workers and restarts.
 
-Strategies (MultiWorkerMirroredStrategy and friends) build on `collective`.
+>>> strategy = tf.distribute.get_strategy()       # the default strategy
+>>> strategy.num_replicas_in_sync
+1
 """
 
-from . import collective
+import types
 
-__all__ = ["collective"]
+from . import cluster_resolver, collective, recovery
+from .mirrored import (CentralStorageStrategy, CrossDeviceOps, HierarchicalCopyAllReduce,
+                       MirroredStrategy, NcclAllReduce, OneDeviceStrategy,
+                       ReductionToOneDevice)
+from .multi_worker import MultiWorkerMirroredStrategy
+from .parameter_server import ClusterCoordinator, ParameterServerStrategy, RemoteValue
+from .strategy import (ReplicaContext, Strategy, StrategyExtended,
+                       experimental_set_strategy, get_cross_replica_context,
+                       get_replica_context, get_strategy, has_strategy,
+                       in_cross_replica_context)
+from .values import (CollectiveCommunication, CommunicationImplementation,
+                     CommunicationOptions, DistributedValues, InputContext, InputOptions,
+                     InputReplicationMode, PerReplica, ReduceOp)
+
+__all__ = ["CentralStorageStrategy", "ClusterCoordinator", "CrossDeviceOps",
+           "DistributedValues", "HierarchicalCopyAllReduce", "InputContext", "InputOptions",
+           "InputReplicationMode", "MirroredStrategy", "MultiWorkerMirroredStrategy",
+           "NcclAllReduce", "OneDeviceStrategy", "ParameterServerStrategy", "PerReplica",
+           "ReduceOp", "ReductionToOneDevice", "RemoteValue", "ReplicaContext", "Strategy",
+           "StrategyExtended", "cluster_resolver", "collective", "coordinator", "experimental",
+           "experimental_set_strategy", "get_cross_replica_context", "get_replica_context",
+           "get_strategy", "has_strategy", "in_cross_replica_context", "recovery"]
+
+
+class _ExperimentalMultiWorkerMirroredStrategy(MultiWorkerMirroredStrategy):
+    """TensorFlow 2.0's `tf.distribute.experimental.MultiWorkerMirroredStrategy(
+    communication=CollectiveCommunication.AUTO, cluster_resolver=None)`."""
+
+    def __init__(self, communication=CommunicationImplementation.AUTO, cluster_resolver=None,
+                 communication_options=None):
+        options = communication_options or CommunicationOptions(implementation=communication)
+        super().__init__(cluster_resolver=cluster_resolver, communication_options=options)
+
+
+coordinator = types.SimpleNamespace(ClusterCoordinator=ClusterCoordinator,
+                                    RemoteValue=RemoteValue)
+
+experimental = types.SimpleNamespace(
+    ParameterServerStrategy=ParameterServerStrategy,
+    coordinator=coordinator,
+    MultiWorkerMirroredStrategy=_ExperimentalMultiWorkerMirroredStrategy,
+    CentralStorageStrategy=CentralStorageStrategy,
+    CommunicationOptions=CommunicationOptions,
+    CommunicationImplementation=CommunicationImplementation,
+    CollectiveCommunication=CollectiveCommunication,
+)
+
+
+def _install_hooks():
+    """Layers below this one ask it for the strategy in effect through hooks."""
+    from ..autodiff import variable
+    from ..keras import backend
+    from ..ops import nn
+    backend.set_strategy_getter(lambda: get_strategy() if has_strategy() else None)
+    nn.set_replica_counter(lambda: get_strategy().num_replicas_in_sync)
+    variable.initial_value_hooks.append(
+        lambda value: get_strategy().extended._initial_value(value))
+
+
+_install_hooks()

@@ -29,7 +29,8 @@ class Membership:
     Attributes: generation, rank, size, members (list of {rank, kind, backend}), new
     (ranks not in the previous generation: the chief sends them its state), lost,
     renumbered ({old rank: new rank} of those who stayed), latest_checkpoint (None or
-    {"step", "files"}), is_new (this worker is one of `new`).
+    {"step", "files"}), elastic (the coordinator runs --elastic), is_new (this worker
+    is one of `new`).
     """
 
     def __init__(self, msg):
@@ -37,6 +38,7 @@ class Membership:
         self.members, self.new, self.lost = msg["members"], msg["new"], msg["lost"]
         self.renumbered = {int(k): v for k, v in msg.get("renumbered", {}).items()}
         self.latest_checkpoint = msg.get("latest_checkpoint")
+        self.elastic = bool(msg.get("elastic", False))
         self.is_new = self.rank in self.new
 
     def __repr__(self):

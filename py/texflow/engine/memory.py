@@ -3,7 +3,7 @@
 from .. import dtypes
 
 _state = {"num_arrays": 0, "num_storages": 0, "num_bytes": 0, "num_downloads": 0,
-          "num_uploads": 0}
+          "num_uploads": 0, "num_launches": 0}
 
 
 def array_created():
@@ -26,6 +26,11 @@ def storage_freed(storage):
 
 def counts():
     return dict(_state)
+
+
+def launched(n=1):
+    """Counts `n` kernel launches (a numpy kernel call, a draw, a dispatch)."""
+    _state["num_launches"] += n
 
 
 def transferred(direction):

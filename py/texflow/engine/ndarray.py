@@ -20,6 +20,9 @@ from ..tensor_shape import TensorShape, known
 from . import memory
 
 _DType = dtypes.DType
+# While a tf.function traces: a check(array, what) that raises for a traced value
+# (engine/trace.py); None otherwise, so a read costs one list lookup.
+_read_guard = [None]
 
 
 class Storage:
@@ -126,6 +129,10 @@ class NDArray:
     def ndim(self):
         return len(self.shape)
 
+    def get_shape(self):
+        """The shape, a TensorShape (TensorFlow's alias of `.shape`)."""
+        return self.shape
+
     @property
     def is_disposed(self):
         return self._storage is None
@@ -147,18 +154,26 @@ class NDArray:
 
     def get_values(self):
         """A flat numpy copy of the data (synchronous; downloads from the device)."""
+        if _read_guard[0] is not None:
+            _read_guard[0](self, "get_values()")
         return self._live().host_values().copy()
 
     async def data(self):
         """A flat numpy copy of the data; awaits the device without blocking."""
+        if _read_guard[0] is not None:
+            _read_guard[0](self, "data()")
         values = await self._live().host_values_async()
         return values.copy()
 
     def numpy(self):
         """A numpy copy of the data with this array's shape."""
+        if _read_guard[0] is not None:
+            _read_guard[0](self, "numpy()")
         return self._live().host_values().reshape(self.shape).copy()
 
     def __array__(self, dtype=None, copy=None):
+        if _read_guard[0] is not None:
+            _read_guard[0](self, "numpy conversion")
         values = self._live().host_values().reshape(self.shape)
         if dtype is not None:
             return values.astype(dtype)
@@ -166,6 +181,8 @@ class NDArray:
 
     def get(self, *index):
         """The element at `index` as a Python number (`x.get(1, 2)`)."""
+        if _read_guard[0] is not None:
+            _read_guard[0](self, "get()")
         if len(index) != len(self.shape):
             raise ShapeError(f"get() needs {len(self.shape)} indices for shape "
                              f"{list(self.shape)}, received {len(index)}: {list(index)}")
@@ -184,6 +201,8 @@ class NDArray:
     def item(self):
         if self.size != 1:
             raise ShapeError(f"item() needs an array of one element, not shape {list(self.shape)}")
+        if _read_guard[0] is not None:
+            _read_guard[0](self, "item()")
         return self._live().host_values()[0].item()
 
     # -- lifetime ------------------------------------------------------------
@@ -218,6 +237,8 @@ class NDArray:
         if self.size != 1:
             raise ValueError(f"the truth value of an NDArray of shape {list(self.shape)} "
                              "is ambiguous; use tf.any/tf.all or compare elements")
+        if _read_guard[0] is not None:
+            _read_guard[0](self, "bool")
         return bool(self.item())
 
     def __float__(self):
@@ -238,6 +259,11 @@ class NDArray:
         cls = type(self).__name__
         if self._storage is None:
             return f"<{cls} shape={list(self.shape)} dtype={self.dtype} (disposed)>"
+        if _read_guard[0] is not None:
+            try:
+                _read_guard[0](self, "repr")
+            except TypeError:  # a traced value has no value to show yet
+                return f"<{cls} shape={list(self.shape)} dtype={self.dtype} (traced)>"
         values = np.array2string(self.numpy(), separator=", ", threshold=64, prefix=f"{cls}(")
         return f"{cls}({values}, shape={list(self.shape)}, dtype={self.dtype})"
 

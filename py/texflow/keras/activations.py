@@ -4,8 +4,6 @@ Each is written with texflow's ops, so it runs (and differentiates) on every
 backend. `get("relu")` gives the function, `serialize(fn)` its name.
 """
 
-import math
-
 from ..engine.ndarray import NDArray
 from ..ops import elementwise as ew
 from ..ops import nn
@@ -44,7 +42,7 @@ def leaky_relu(x, negative_slope=0.2):
 
 def relu6(x):
     """min(max(x, 0), 6)."""
-    return ew.minimum(ew.relu(_t(x)), 6.0)
+    return ew.relu6(_t(x))
 
 
 def sigmoid(x):
@@ -98,9 +96,8 @@ def selu(x):
 
 
 def softplus(x):
-    """log(1 + exp(x)), computed stably as relu(x) + log(1 + exp(-|x|))."""
-    x = _t(x)
-    return ew.add(ew.relu(x), ew.log(ew.add(ew.exp(ew.neg(ew.abs(x))), 1.0)))
+    """log(1 + exp(x)), computed without overflow."""
+    return ew.softplus(_t(x))
 
 
 def softsign(x):
@@ -111,8 +108,7 @@ def softsign(x):
 
 def silu(x):
     """x * sigmoid(x) (also called swish)."""
-    x = _t(x)
-    return ew.mul(x, ew.sigmoid(x))
+    return nn.silu(_t(x))
 
 
 swish = silu
@@ -124,29 +120,13 @@ def mish(x):
     return ew.mul(x, ew.tanh(softplus(x)))
 
 
-def _erf(x):
-    # NOTE: Abramowitz and Stegun 7.1.26 (|error| < 1.5e-7, below float32's resolution
-    # of the result); built from ops so it runs and differentiates on every backend.
-    a = ew.abs(x)
-    t = ew.div(1.0, ew.add(ew.mul(a, 0.3275911), 1.0))
-    poly = ew.mul(t, ew.add(0.254829592, ew.mul(t, ew.add(-0.284496736, ew.mul(
-        t, ew.add(1.421413741, ew.mul(t, ew.add(-1.453152027, ew.mul(t, 1.061405429)))))))))
-    y = ew.sub(1.0, ew.mul(poly, ew.exp(ew.neg(ew.square(a)))))
-    return ew.mul(ew.sign(x), y)
-
-
 def gelu(x, approximate=False):
     """x * P(X <= x) for a standard normal X; `approximate` uses the tanh form.
 
     >>> round(tf.keras.activations.gelu(tf.constant([1.0])).tolist()[0], 4)
     0.8413
     """
-    x = _t(x)
-    if approximate:
-        cubic = ew.mul(ew.mul(ew.square(x), x), 0.044715)
-        inner = ew.mul(ew.add(x, cubic), math.sqrt(2.0 / math.pi))
-        return ew.mul(ew.mul(x, 0.5), ew.add(ew.tanh(inner), 1.0))
-    return ew.mul(ew.mul(x, 0.5), ew.add(_erf(ew.mul(x, 1.0 / math.sqrt(2.0))), 1.0))
+    return nn.gelu(_t(x), approximate=approximate)
 
 
 def exponential(x):

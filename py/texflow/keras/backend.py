@@ -49,6 +49,47 @@ def clear_session():
     _uids.clear()
 
 
+# The tf.distribute strategy in effect (the one whose scope or `run` is active), or None for
+# the default strategy. texflow.distribute installs the getter: keras sits below it in the
+# layers and may not import it.
+_strategy_getter = [lambda: None]
+
+
+def set_strategy_getter(fn):
+    """Makes `distribute_strategy()` ask `fn()` (texflow.distribute calls this)."""
+    _strategy_getter[0] = fn
+
+
+def distribute_strategy():
+    """The strategy in effect, or None when only the default strategy is."""
+    return _strategy_getter[0]()
+
+
+def replicas_in_sync():
+    """How many replicas compute one step together (1 without a strategy)."""
+    strategy = _strategy_getter[0]()
+    return 1 if strategy is None else strategy.num_replicas_in_sync
+
+
+def scale_loss_for_distribution(value):
+    """`value / replicas in sync`, as Keras 3 scales a mean loss under tf.distribute: the
+    strategy sums the replicas' gradients, so the sum is the gradient of the global mean."""
+    n = replicas_in_sync()
+    if n == 1:
+        return value
+    from ..ops import elementwise as ew
+    return ew.mul(value, 1.0 / n)
+
+
+def unscale_loss_for_distribution(value):
+    """The inverse of `scale_loss_for_distribution` (what loss metrics record)."""
+    n = replicas_in_sync()
+    if n == 1:
+        return value
+    from ..ops import elementwise as ew
+    return ew.mul(value, float(n))
+
+
 def epsilon():
     """The fuzz factor Keras adds to avoid dividing by zero (1e-7)."""
     return _EPSILON

@@ -122,6 +122,10 @@ class CallbackList:
         add_progbar: add a ProgbarLogger (if none is given).
         model: the model the callbacks see.
         **params: 'verbose', 'epochs', 'steps' for the callbacks' `params`.
+
+    >>> calls = tf.keras.callbacks.CallbackList([tf.keras.callbacks.History()])
+    >>> len(calls.callbacks)
+    1
     """
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
@@ -133,10 +137,11 @@ class CallbackList:
             if not isinstance(cb, Callback):
                 raise TypeError(f"callbacks must be tf.keras.callbacks.Callback instances, "
                                 f"received {type(cb).__name__}: {cb!r:.100}")
-        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
-            self.callbacks.append(ProgbarLogger())
+        # Keras 3's order: the user's callbacks, then History, then the progress bar.
         if add_history and not any(isinstance(c, History) for c in self.callbacks):
             self.callbacks.append(History())
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self.callbacks.append(ProgbarLogger())
         self.model = None
         self.params = {}
         if model is not None:

@@ -6,6 +6,7 @@ texflow's LiveLogs (logs for a page to draw, every n batches and every epoch).
 
 import csv
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -23,6 +24,11 @@ class History(Callback):
     """Records each epoch's logs: `history.history["loss"]` lists the epochs' losses.
 
     `fit` adds one and returns it.
+
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=2, verbose=0).epoch
+    [0, 1]
     """
 
     def __init__(self):
@@ -185,7 +191,10 @@ class LearningRateScheduler(Callback):
 
 class ReduceLROnPlateau(_Monitor):
     """Multiplies the learning rate by `factor` when `monitor` has not improved for
-    `patience` epochs (not below `min_lr`; then waits `cooldown` epochs)."""
+    `patience` epochs (not below `min_lr`; then waits `cooldown` epochs).
+
+    >>> lower = tf.keras.callbacks.ReduceLROnPlateau(monitor='loss', factor=0.5, patience=2)
+    """
 
     def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
                  min_delta=1e-4, cooldown=0, min_lr=0.0, **kwargs):
@@ -233,6 +242,8 @@ class LambdaCallback(Callback):
 
     Accepts on_epoch_begin/end(epoch, logs), on_train_begin/end(logs),
     on_train_batch_begin/end(batch, logs) and any other hook as a keyword.
+
+    >>> log = tf.keras.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: None)
     """
 
     def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_train_begin=None,
@@ -261,6 +272,8 @@ class CSVLogger(Callback):
         filename: the file to write.
         separator: the column separator (',').
         append: add to an existing file instead of overwriting it.
+
+    >>> logger = tf.keras.callbacks.CSVLogger('training.csv', append=True)
     """
 
     def __init__(self, filename, separator=",", append=False):
@@ -312,7 +325,10 @@ class CSVLogger(Callback):
 
 class TerminateOnNaN(Callback):
     """Stops training (or raises, with `raise_error=True`) when the loss becomes NaN or
-    infinite. It reads the loss every batch."""
+    infinite. It reads the loss every batch.
+
+    >>> stop = tf.keras.callbacks.TerminateOnNaN()
+    """
 
     def __init__(self, raise_error=False):
         super().__init__()
@@ -334,7 +350,8 @@ class LiveLogs(Callback):
     "loss": ..., <metrics>}` every `every_n_batches` batches (reading the metrics
     then, not every step), with `{"event": "epoch", "epoch": e, ...}` at each
     epoch's end (validation metrics included) and with `{"event": "end", ...}` when
-    training ends.
+    training ends. In the browser `fn` may be a JavaScript function (a page's chart
+    update, passed in through Pyodide): it then receives a plain JavaScript object.
 
     >>> points = []
     >>> live = tf.keras.callbacks.LiveLogs(points.append, every_n_batches=10)
@@ -348,20 +365,36 @@ class LiveLogs(Callback):
             raise TypeError(f"LiveLogs needs a function, received {fn!r}")
         self.fn, self.every_n_batches = fn, max(int(every_n_batches), 1)
         self._epoch = 0
+        self._to_js = _js_converter(fn)
+
+    def _emit(self, logs):
+        self.fn(self._to_js(logs) if self._to_js else logs)
 
     def on_epoch_begin(self, epoch, logs=None):
         self._epoch = epoch
 
     def on_train_batch_end(self, batch, logs=None):
         if (batch + 1) % self.every_n_batches == 0:
-            self.fn(dict(event="batch", epoch=self._epoch, batch=batch,
-                         steps=self.params.get("steps"), **pythonify(logs)))
+            self._emit(dict(event="batch", epoch=self._epoch, batch=batch,
+                            steps=self.params.get("steps"), **pythonify(logs)))
 
     def on_epoch_end(self, epoch, logs=None):
-        self.fn(dict(event="epoch", epoch=epoch, **(logs or {})))
+        self._emit(dict(event="epoch", epoch=epoch, **pythonify(logs)))
 
     def on_train_end(self, logs=None):
-        self.fn(dict(event="end", **(logs or {})))
+        self._emit(dict(event="end", **pythonify(logs)))
+
+
+def _js_converter(fn):
+    """For a JavaScript function (Pyodide), a converter of dicts to JavaScript objects, so
+    a page reads `logs.loss` without PyProxies to free; None for Python callables."""
+    if sys.platform != "emscripten":  # natively: no JavaScript functions
+        return None
+    import js
+    from pyodide.ffi import JsProxy, to_js
+    if not isinstance(fn, JsProxy):
+        return None
+    return lambda logs: to_js(logs, dict_converter=js.Object.fromEntries)
 
 
 # Saving callbacks live in their own module (they build on _Monitor and the savers).

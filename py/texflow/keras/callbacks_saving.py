@@ -117,10 +117,16 @@ class ModelCheckpoint(_Monitor):
                           f"Filepath used is an existing directory: {path}")
         if not self._should_save(epoch, logs, path):
             return
+        # Under a multi-worker strategy only the chief writes `path`; the others write
+        # into a temporary folder beside it, removed once written (as TensorFlow does).
+        strategy = getattr(self.model, "distribute_strategy", None)
+        path, temporary = strategy.extended._write_path(path) if strategy else (path, None)
         if self.save_weights_only:
             self.model.save_weights(path, overwrite=True)
         else:
             self.model.save(path, overwrite=True)
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
 
 
 def _count_batches(callback, batch):
@@ -271,7 +277,15 @@ class BackupAndRestore(Callback):
         if self.save_freq == "epoch":
             self._save(epoch + 1, 0)
 
+    def _not_chief(self):
+        """Under a multi-worker strategy only the chief keeps the backup (every worker
+        restores from it), as TensorFlow's non-chief workers' backups are temporary."""
+        strategy = getattr(self.model, "distribute_strategy", None)
+        return strategy is not None and not strategy.extended.should_checkpoint
+
     def _save(self, epoch, step):
+        if self._not_chief():
+            return
         training = {"epoch": epoch, "step": step, "rng": rng_state(self.model)}
         if step:
             training["epoch_rng"] = self._epoch_rng
@@ -283,6 +297,7 @@ class BackupAndRestore(Callback):
             training)})
 
     def on_train_end(self, logs=None):
-        if self.delete_checkpoint and os.path.exists(self.backup_dir):
+        if self.delete_checkpoint and os.path.exists(self.backup_dir) and \
+                not self._not_chief():
             shutil.rmtree(self.backup_dir)
             atomic.changed(self.backup_dir)

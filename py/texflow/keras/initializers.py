@@ -11,14 +11,22 @@ import math
 import numpy as np
 
 from . import backend
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 
 _MODULE = "keras.initializers"
 
 
 @serializable(_MODULE)
 class Initializer:
-    """Base class: `initializer(shape, dtype)` returns a numpy array of that shape."""
+    """Base class: `initializer(shape, dtype)` returns a numpy array of that shape.
+
+    >>> class Twos(tf.keras.initializers.Initializer):
+    ...     def __call__(self, shape, dtype=None):
+    ...         return np.full(shape, 2.0, np.float32)
+    >>> Twos()((2,)).tolist()
+    [2.0, 2.0]
+    """
 
     def __call__(self, shape, dtype=None):
         raise NotImplementedError(f"{type(self).__name__} must implement __call__")
@@ -68,7 +76,11 @@ def _truncated_normal(rng, shape, mean, stddev):
 
 @serializable(_MODULE)
 class Zeros(Initializer):
-    """All zeros. `tf.keras.initializers.Zeros()((2, 2))`."""
+    """All zeros. `tf.keras.initializers.Zeros()((2, 2))`.
+
+    >>> tf.keras.initializers.Zeros()((2,)).tolist()
+    [0.0, 0.0]
+    """
 
     def __call__(self, shape, dtype=None):
         return np.zeros(shape, _dtype(dtype))
@@ -76,7 +88,11 @@ class Zeros(Initializer):
 
 @serializable(_MODULE)
 class Ones(Initializer):
-    """All ones."""
+    """All ones.
+
+    >>> tf.keras.initializers.Ones()((2,)).tolist()
+    [1.0, 1.0]
+    """
 
     def __call__(self, shape, dtype=None):
         return np.ones(shape, _dtype(dtype))
@@ -102,7 +118,11 @@ class Constant(Initializer):
 
 @serializable(_MODULE)
 class Identity(Initializer):
-    """`gain` times the identity matrix (2-D shapes only)."""
+    """`gain` times the identity matrix (2-D shapes only).
+
+    >>> tf.keras.initializers.Identity()((2, 2)).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
 
     def __init__(self, gain=1.0):
         self.gain = gain
@@ -137,7 +157,12 @@ class RandomNormal(_Random):
 
 @serializable(_MODULE)
 class RandomUniform(_Random):
-    """Uniform samples in [minval, maxval)."""
+    """Uniform samples in [minval, maxval).
+
+    >>> values = tf.keras.initializers.RandomUniform(-1.0, 1.0, seed=0)((100,))
+    >>> bool(values.min() >= -1.0 and values.max() < 1.0)
+    True
+    """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         super().__init__(seed)
@@ -152,7 +177,12 @@ class RandomUniform(_Random):
 
 @serializable(_MODULE)
 class TruncatedNormal(_Random):
-    """Normal samples with values beyond two standard deviations redrawn."""
+    """Normal samples with values beyond two standard deviations redrawn.
+
+    >>> values = tf.keras.initializers.TruncatedNormal(stddev=1.0, seed=0)((1000,))
+    >>> bool(abs(values).max() <= 2.0)
+    True
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         super().__init__(seed)
@@ -186,7 +216,12 @@ def compute_fans(shape, input_axes=None, output_axes=None):
 class VarianceScaling(_Random):
     """Samples scaled to the weight's fan: variance `scale / n`, where n is fan_in,
     fan_out or their average (`mode`), from a truncated normal, a normal or a
-    uniform distribution."""
+    uniform distribution.
+
+    >>> init = tf.keras.initializers.VarianceScaling(2.0, 'fan_in', 'uniform', seed=0)
+    >>> bool(abs(init((100, 10))).max() <= (6 / 100) ** 0.5)
+    True
+    """
 
     _MODES = ("fan_in", "fan_out", "fan_avg")
     _DISTRIBUTIONS = ("truncated_normal", "untruncated_normal", "uniform")
@@ -231,6 +266,9 @@ class VarianceScaling(_Random):
 
 
 def _fixed(name, scale, mode, distribution, doc):
+    if ">>>" not in doc:
+        doc += (f"\n\n    >>> tf.keras.initializers.{name}(seed=0)((2, 3)).shape"
+                "\n    (2, 3)\n")
     def __init__(self, seed=None, input_axes=None, output_axes=None):
         VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes,
                                  output_axes)
@@ -262,7 +300,12 @@ LecunUniform = _fixed("LecunUniform", 1.0, "fan_in", "uniform",
 @serializable(_MODULE)
 class Orthogonal(_Random):
     """A (semi-)orthogonal matrix times `gain`, from the QR decomposition of normal
-    samples; shapes of rank > 2 are flattened to (prod(shape[:-1]), shape[-1])."""
+    samples; shapes of rank > 2 are flattened to (prod(shape[:-1]), shape[-1]).
+
+    >>> q = tf.keras.initializers.Orthogonal(seed=0)((3, 3))
+    >>> bool(np.allclose(q @ q.T, np.eye(3), atol=1e-5))
+    True
+    """
 
     def __init__(self, gain=1.0, seed=None):
         super().__init__(seed)
@@ -302,24 +345,12 @@ def get(identifier):
     >>> type(tf.keras.initializers.get("he_normal")).__name__
     'HeNormal'
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        cls = _ALIASES.get(identifier) or _ALIASES.get(identifier.lower())
-        if cls is None:
-            from .serialization import get_registered_object
-            cls = get_registered_object(identifier) or globals().get(identifier)
-        if cls is None or not (isinstance(cls, type) and issubclass(cls, Initializer)):
-            raise ValueError(f"Could not interpret initializer identifier: {identifier!r}; "
-                             f"known names: {sorted(_ALIASES)}")
-        return cls()
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="initializer")
-    if isinstance(identifier, type) and issubclass(identifier, Initializer):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+    classes = dict(_ALIASES)
+    classes.update((cls.__name__, cls) for cls in set(_ALIASES.values()))
+    if isinstance(identifier, str) and identifier not in classes and \
+            identifier.lower() in classes:
+        identifier = identifier.lower()
+    return get_object(identifier, "initializer", Initializer, classes=classes)
 
 
 def serialize(initializer):

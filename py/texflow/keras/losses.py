@@ -19,14 +19,19 @@ from ..ops import reduce as rd
 from ..ops.movement import expand_dims, squeeze
 from . import backend
 from ..engine.ndarray import from_numpy, to_numpy
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 
 _MODULE = "keras.losses"
 _REDUCTIONS = ("sum", "sum_over_batch_size", "mean", "mean_with_sample_weight", "none")
 
 
 class Reduction:
-    """Keras 2's reduction names (Keras 3 takes the strings, or None for 'none')."""
+    """Keras 2's reduction names (Keras 3 takes the strings, or None for 'none').
+
+    >>> tf.keras.losses.Reduction.SUM_OVER_BATCH_SIZE
+    'sum_over_batch_size'
+    """
 
     AUTO = "sum_over_batch_size"
     NONE = "none"
@@ -79,9 +84,11 @@ def reduce_weighted_values(values, sample_weight=None, reduction="sum_over_batch
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
         divisor = rd.sum(sample_weight)
-        return ew.where(ew.equal(divisor, 0.0), 0.0, ew.div(total, divisor))
+        return backend.scale_loss_for_distribution(
+            ew.where(ew.equal(divisor, 0.0), 0.0, ew.div(total, divisor)))
     count = math.prod(values.shape)
-    return ew.div(total, float(count)) if count else ew.mul(total, 0.0)
+    return backend.scale_loss_for_distribution(
+        ew.div(total, float(count)) if count else ew.mul(total, 0.0))
 
 
 def as_tensor(x):
@@ -251,7 +258,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
 
     Labels outside [0, classes) raise InvalidArgumentError, as in TensorFlow.
 
-    >>> round(float(tf.keras.losses.sparse_categorical_crossentropy([1], [[0.5, 0.5]])[0]), 4)
+    >>> round(tf.keras.losses.sparse_categorical_crossentropy([1], [[0.5, 0.5]]).tolist()[0], 4)
     0.6931
     """
     y_pred, y_true = _float(y_pred), as_tensor(y_true)
@@ -279,6 +286,12 @@ class Loss:
     """Base class: `loss(y_true, y_pred, sample_weight=None)` -> the reduced loss.
 
     Subclasses implement `call(y_true, y_pred)` returning per-example values.
+
+    >>> class Squares(tf.keras.losses.Loss):
+    ...     def call(self, y_true, y_pred):
+    ...         return tf.square(y_pred - y_true)
+    >>> float(Squares(reduction='sum')([1.0, 2.0], [0.0, 0.0]))
+    5.0
     """
 
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
@@ -304,7 +317,12 @@ class Loss:
 
 @serializable(_MODULE)
 class LossFunctionWrapper(Loss):
-    """A Loss around a per-example function (extra keyword arguments go to it)."""
+    """A Loss around a per-example function (extra keyword arguments go to it).
+
+    >>> loss = tf.keras.losses.LossFunctionWrapper(tf.keras.losses.huber, delta=0.5)
+    >>> loss([[0.0]], [[2.0]]).shape
+    TensorShape([])
+    """
 
     def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
         super().__init__(name=name or getattr(fn, "__name__", None), reduction=reduction,
@@ -333,8 +351,12 @@ class LossFunctionWrapper(Loss):
         return f"<LossFunctionWrapper({self.fn.__name__}, {self._fn_kwargs})>"
 
 
-def _loss_class(name, fn, default_name, doc, params=()):
+def _loss_class(name, fn, default_name, doc, params=(),
+                example=("[[0.0, 1.0], [1.0, 0.0]]", "[[0.2, 0.8], [0.6, 0.4]]")):
     """A Loss class around `fn` whose constructor takes `params` (name, default)."""
+    if ">>>" not in doc:
+        doc += (f"\n\n    >>> tf.keras.losses.{name}()({example[0]}, {example[1]}).shape"
+                "\n    TensorShape([])\n")
     def __init__(self, *args, reduction="sum_over_batch_size", name=default_name, dtype=None,
                  **kwargs):
         values = dict(params)
@@ -367,7 +389,7 @@ MeanSquaredLogarithmicError = _loss_class(
     "mean_squared_logarithmic_error", "The mean squared logarithmic error.")
 Huber = _loss_class("Huber", huber, "huber_loss", "The Huber loss.", (("delta", 1.0),))
 LogCosh = _loss_class("LogCosh", log_cosh, "log_cosh", "The log-cosh loss.")
-Hinge = _loss_class("Hinge", hinge, "hinge", "The hinge loss.")
+Hinge = _loss_class("Hinge", hinge, "hinge", "The hinge loss.")  # 0/1 labels become -1/1
 SquaredHinge = _loss_class("SquaredHinge", squared_hinge, "squared_hinge",
                            "The squared hinge loss.")
 CategoricalHinge = _loss_class("CategoricalHinge", categorical_hinge, "categorical_hinge",
@@ -391,8 +413,8 @@ SparseCategoricalCrossentropy = _loss_class(
     "Cross-entropy between integer labels and predicted distributions (or logits).\n\n"
     "    >>> loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True,\n"
     "    ...     reduction=tf.keras.losses.Reduction.NONE)\n"
-    "    >>> loss([0, 1], [[2.0, 2.0], [2.0, 2.0]]).shape\n    (2,)\n",
-    (("from_logits", False), ("ignore_class", None), ("axis", -1)))
+    "    >>> loss([0, 1], [[2.0, 2.0], [2.0, 2.0]]).shape\n    TensorShape([2])\n",
+    (("from_logits", False), ("ignore_class", None), ("axis", -1)), ("[1, 0]", "[[0.2, 0.8]]"))
 
 # Keras's short names.
 mse = MSE = mean_squared_error
@@ -423,26 +445,7 @@ def get(identifier):
     >>> tf.keras.losses.get("mse") is tf.keras.losses.mean_squared_error
     True
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-        from .serialization import get_registered_object
-        found = get_registered_object(identifier)
-        if found is not None:
-            return found() if isinstance(found, type) else found
-        raise ValueError(f"Could not interpret loss identifier: {identifier!r}; known names: "
-                         f"{sorted(_FUNCTIONS)}")
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="loss")
-    if isinstance(identifier, type) and issubclass(identifier, Loss):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret loss identifier: {identifier!r}")
+    return get_object(identifier, "loss", Loss, _FUNCTIONS, _CLASSES)
 
 
 def serialize(loss):

@@ -14,7 +14,8 @@ from ..ops import reduce as rd
 from ..ops.movement import squeeze
 from . import backend, losses
 from .losses import as_tensor, squeeze_or_expand_to_same_rank
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 from .variables import KerasVariable
 
 _MODULE = "keras.metrics"
@@ -139,7 +140,13 @@ class Mean(Metric):
 
 @serializable(_MODULE)
 class Sum(Metric):
-    """The (weighted) sum of the values given to `update_state`."""
+    """The (weighted) sum of the values given to `update_state`.
+
+    >>> m = tf.keras.metrics.Sum()
+    >>> m.update_state([1.0, 2.0])
+    >>> float(m.result())
+    3.0
+    """
 
     def __init__(self, name="sum", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -155,7 +162,13 @@ class Sum(Metric):
 
 @serializable(_MODULE)
 class MeanMetricWrapper(Mean):
-    """The mean of `fn(y_true, y_pred, **kwargs)` over every example seen."""
+    """The mean of `fn(y_true, y_pred, **kwargs)` over every example seen.
+
+    >>> m = tf.keras.metrics.MeanMetricWrapper(tf.keras.losses.mean_squared_error)
+    >>> m.update_state([[0.0]], [[2.0]])
+    >>> float(m.result())
+    4.0
+    """
 
     def __init__(self, fn, name=None, dtype=None, **kwargs):
         super().__init__(name=name or getattr(fn, "__name__", "mean"), dtype=dtype)
@@ -241,7 +254,12 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
     return _in_top_k(y_pred, _sparse_labels(y_true, y_pred), k)
 
 
-def _wrapper(name, fn, default_name, doc, params=()):
+def _wrapper(name, fn, default_name, doc, params=(),
+             example=("[[0.0, 1.0], [1.0, 0.0]]", "[[0.2, 0.8], [0.6, 0.4]]")):
+    if ">>>" not in doc:
+        doc += (f"\n\n    >>> m = tf.keras.metrics.{name}()\n    >>> m.update_state("
+                f"{example[0]}, {example[1]})\n    >>> m.result().shape\n    TensorShape([])\n")
+
     def __init__(self, name=default_name, dtype=None, **kwargs):
         values = dict(params)
         for key in list(kwargs):
@@ -276,7 +294,8 @@ TopKCategoricalAccuracy = _wrapper("TopKCategoricalAccuracy", top_k_categorical_
 SparseTopKCategoricalAccuracy = _wrapper(
     "SparseTopKCategoricalAccuracy", sparse_top_k_categorical_accuracy,
     "sparse_top_k_categorical_accuracy",
-    "How often the integer label is among the top k predictions.", (("k", 5),))
+    "How often the integer label is among the top k predictions.", (("k", 5),),
+    ("[1, 0]", "[[0.2, 0.8], [0.6, 0.4]]"))
 MeanSquaredError = _wrapper("MeanSquaredError", losses.mean_squared_error,
                             "mean_squared_error", "The mean squared error.")
 MeanAbsoluteError = _wrapper("MeanAbsoluteError", losses.mean_absolute_error,
@@ -297,7 +316,7 @@ CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", losses.categorical
 SparseCategoricalCrossentropy = _wrapper(
     "SparseCategoricalCrossentropy", losses.sparse_categorical_crossentropy,
     "sparse_categorical_crossentropy", "The mean sparse categorical cross-entropy.",
-    (("from_logits", False),))
+    (("from_logits", False),), ("[1, 0]", "[[0.2, 0.8], [0.6, 0.4]]"))
 Hinge = _wrapper("Hinge", losses.hinge, "hinge", "The mean hinge loss.")
 KLDivergence = _wrapper("KLDivergence", losses.kl_divergence, "kl_divergence",
                         "The mean Kullback-Leibler divergence.")
@@ -305,7 +324,13 @@ KLDivergence = _wrapper("KLDivergence", losses.kl_divergence, "kl_divergence",
 
 @serializable(_MODULE)
 class RootMeanSquaredError(Mean):
-    """sqrt(mean((y_true - y_pred) ** 2))."""
+    """sqrt(mean((y_true - y_pred) ** 2)).
+
+    >>> m = tf.keras.metrics.RootMeanSquaredError()
+    >>> m.update_state([[0.0], [0.0]], [[3.0], [4.0]])
+    >>> round(float(m.result()), 4)
+    3.5355
+    """
 
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -358,27 +383,7 @@ def get(identifier):
     >>> tf.keras.metrics.get("mae") is tf.keras.metrics.mean_absolute_error
     True
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        classes = _classes()
-        if identifier in classes:
-            return classes[identifier]()
-        from .serialization import get_registered_object
-        found = get_registered_object(identifier)
-        if found is not None:
-            return found() if isinstance(found, type) else found
-        raise ValueError(f"Could not interpret metric identifier: {identifier!r}; known "
-                         f"names: {sorted(_FUNCTIONS)} and the metric class names")
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="metric")
-    if isinstance(identifier, type) and issubclass(identifier, Metric):
-        return identifier()
-    if isinstance(identifier, Metric) or callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+    return get_object(identifier, "metric", Metric, _FUNCTIONS, _classes())
 
 
 def serialize(metric):

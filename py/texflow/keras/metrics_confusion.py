@@ -80,7 +80,13 @@ class Precision(_Confusion):
 
 @serializable(_MODULE)
 class Recall(Precision):
-    """true_positives / (true_positives + false_negatives) at `thresholds` (0.5)."""
+    """true_positives / (true_positives + false_negatives) at `thresholds` (0.5).
+
+    >>> m = tf.keras.metrics.Recall()
+    >>> m.update_state([0, 1, 1, 1], [1.0, 0.0, 1.0, 1.0])
+    >>> round(float(m.result()), 4)
+    0.6667
+    """
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         Metric.__init__(self, name=name, dtype=dtype)

@@ -171,6 +171,11 @@ class ProgbarLogger(Callback):
 
     `fit(verbose=...)` adds one; metric values are read from the device only when
     the bar is drawn (not every step), so progress costs few synchronisations.
+
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> _ = model.fit(np.ones((4, 1)), np.ones((4, 1)), verbose=0,
+    ...               callbacks=[tf.keras.callbacks.ProgbarLogger()])
     """
 
     _raw_batch_logs = True

@@ -7,7 +7,8 @@ time it is read, so `fit` adds it to every step's loss and its gradient.
 
 from ..ops import elementwise as ew
 from ..ops import reduce as rd
-from .serialization import deserialize_keras_object, serializable, serialize_keras_object
+from .serialization import (deserialize_keras_object, get_object, serializable,
+                            serialize_keras_object)
 
 _MODULE = "keras.regularizers"
 
@@ -24,7 +25,13 @@ def _penalty(value, name):
 
 @serializable(_MODULE)
 class Regularizer:
-    """Base class: `regularizer(weight)` returns a scalar penalty."""
+    """Base class: `regularizer(weight)` returns a scalar penalty.
+
+    >>> class Sum(tf.keras.regularizers.Regularizer):
+    ...     def __call__(self, x):
+    ...         return 0.1 * tf.reduce_sum(x)
+    >>> layer = tf.keras.layers.Dense(1, kernel_regularizer=Sum())
+    """
 
     def __call__(self, x):
         return 0.0
@@ -64,7 +71,11 @@ class L1L2(Regularizer):
 
 @serializable(_MODULE)
 class L1(L1L2):
-    """l1 * sum(|x|) (Keras's default l1 is 0.01)."""
+    """l1 * sum(|x|) (Keras's default l1 is 0.01).
+
+    >>> tf.keras.regularizers.L1(0.5)(tf.constant([1.0, -2.0])).numpy()
+    array(1.5, dtype=float32)
+    """
 
     def __init__(self, l1=0.01):
         super().__init__(l1=l1)
@@ -94,19 +105,7 @@ _ALIASES = {"l1": L1, "l2": L2, "l1_l2": L1L2, "L1": L1, "L2": L2, "L1L2": L1L2}
 
 def get(identifier):
     """A Regularizer from a name ('l2'), a config dict or an instance; None stays None."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        cls = _ALIASES.get(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}; "
-                             f"known names: {sorted(_ALIASES)}")
-        return cls()
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="regularizer")
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")
+    return get_object(identifier, "regularizer", Regularizer, classes=_ALIASES)
 
 
 def serialize(regularizer):

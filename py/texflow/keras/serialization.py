@@ -144,3 +144,53 @@ def deserialize_keras_object(config, custom_objects=None, what="object"):
         with custom_object_scope(custom_objects):
             return cls.from_config(inner)
     return cls.from_config(inner)
+
+
+def get_object(identifier, kind, base, functions=None, classes=None):
+    """What `tf.keras.<kind>s.get` returns for a name (of a function or a class), a config
+    dict, a class (instantiated) or an object (returned as is)."""
+    functions, classes = functions or {}, classes or {}
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        if identifier in functions:
+            return functions[identifier]
+        if identifier in classes:
+            return classes[identifier]()
+        found = get_registered_object(identifier)
+        if found is not None:
+            return found() if isinstance(found, type) else found
+        raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}; known names: "
+                         f"{sorted(functions) + sorted(classes)}")
+    if isinstance(identifier, dict):
+        return deserialize_keras_object(identifier, what=kind)
+    if isinstance(identifier, type) and issubclass(identifier, base):
+        return identifier()
+    if isinstance(identifier, base) or callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")
+
+
+def serialize_nested(value):
+    """Losses or metrics (nested in lists and dicts) as names or configs, as a compile
+    config holds them."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {k: serialize_nested(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [serialize_nested(v) for v in value]
+    if callable(value) and not hasattr(value, "get_config"):
+        return value.__name__
+    return serialize_keras_object(value)
+
+
+def deserialize_nested(value):
+    """The inverse of `serialize_nested`: configs become objects, names stay names."""
+    if isinstance(value, dict) and "class_name" in value:
+        return deserialize_keras_object(value)
+    if isinstance(value, dict):
+        return {k: deserialize_nested(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [deserialize_nested(v) for v in value]
+    return value

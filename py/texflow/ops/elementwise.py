@@ -10,6 +10,8 @@ dtype rules (numpy-like, with TensorFlow's int32/float32 defaults):
 - comparisons give bool; `cast` converts float to int by truncation toward zero.
 """
 
+import numpy as np
+
 from .. import dtypes
 from ..dtypes import bool_, float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
@@ -200,8 +202,34 @@ sub = _binary("sub", _arith("sub"), "a - b", lambda dy, a, b, y: (dy, neg(dy)))
 mul = _binary("mul", _arith("mul"), "a * b", lambda dy, a, b, y: (mul(dy, b), mul(dy, a)))
 div = _binary("div", _div_infer, "a / b (true division, float32 result)",
               lambda dy, a, b, y: (div(dy, b), neg(div(mul(dy, y), b))))
-pow = _binary("pow", _arith("pow"), "a ** b",  # noqa: A001  (tf.pow)
-              lambda dy, a, b, y: _pow_grad(dy, a, b, y))
+_pow = _binary("pow", _arith("pow"), "a ** b",
+               lambda dy, a, b, y: _pow_grad(dy, a, b, y))
+
+
+def _host_or_none(x):
+    from .index_checks import host_values
+    return host_values(x) if isinstance(x, NDArray) else np.asarray(x)
+
+
+def pow(a, b):  # noqa: A001  (tf.pow)
+    """a ** b, elementwise with numpy broadcasting. An int base to a negative int
+    exponent raises InvalidArgumentError, as in TensorFlow, when the exponent is known
+    on the host; one computed on a GPU truncates 1 / a ** |b| there (see the README).
+
+    >>> tf.pow(tf.array([1.0, 2.0]), 2.0).shape
+    TensorShape([2])
+    """
+    exponent = _host_or_none(b)  # not in the shape rule: that is cached per signature
+    if exponent is not None and exponent.dtype.kind in "iub" and exponent.size and \
+            (exponent < 0).any():
+        float_base = a.dtype == float32 if isinstance(a, NDArray) else \
+            np.asarray(a).dtype.kind == "f"
+        if not float_base:
+            raise InvalidArgumentError("Integers to negative integer powers are not allowed")
+    return _pow(a, b)
+
+
+pow.op = _pow.op
 maximum = _binary("maximum", _arith("maximum", bool_ok=True), "The larger of a and b",
                   lambda dy, a, b, y: _select_grad(dy, greater_equal(a, b)))
 minimum = _binary("minimum", _arith("minimum", bool_ok=True), "The smaller of a and b",

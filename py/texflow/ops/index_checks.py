@@ -42,7 +42,7 @@ def _check(x, bad_of, message):
 def check_gather(indices, limit):
     """TensorFlow's gather error for an index outside [0, limit) known on the host."""
     _check(indices, lambda v: (v < 0) | (v >= limit),
-           lambda at, v: f"indices[{at}] = {v} is not in [0, {limit})")
+           lambda at, v: f"indices{f'[{at}]' if at else ''} = {v} is not in [0, {limit})")
 
 
 def check_segment_ids(ids, num_segments):

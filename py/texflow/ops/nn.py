@@ -9,6 +9,7 @@ from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_view
+from ..engine.trace import fresh_each_call
 from ..errors import DTypeError, InvalidArgumentError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
@@ -288,14 +289,18 @@ def dropout(x, rate, noise_shape=None, seed=None):
     if rate == 0.0:
         return ew.mul(x, 1.0)
     shape = tuple(noise_shape) if noise_shape is not None else x.shape
+    return ew.mul(x, _dropout_mask(shape, rate, seed))
+
+
+@fresh_each_call  # a new mask at every tf.function call
+def _dropout_mask(shape, rate, seed):
     if seed is None:
         rng = np.random.default_rng()
     else:
         call = _dropout_calls.get(seed, 0)
         _dropout_calls[seed] = call + 1
         rng = np.random.default_rng([int(seed), call])
-    keep = from_numpy((rng.random(shape) >= rate).astype(np.float32) / (1.0 - rate))
-    return ew.mul(x, keep)
+    return from_numpy((rng.random(shape) >= rate).astype(np.float32) / (1.0 - rate))
 
 
 # -- Keras-style losses on probabilities or logits ---------------------------------------

@@ -4,4 +4,4 @@ Importing the package registers every kernel (it needs no browser).
 """
 
 # importing the kernel modules registers their kernels
-from . import conv, elementwise, matmul, movement, reduce, scan, sort  # noqa: F401
+from . import conv, elementwise, fused, matmul, movement, reduce, scan, sort  # noqa: F401

@@ -174,12 +174,18 @@ _UNARY = {
 }
 
 
+def unary_body(name, x, x_type, out_type):
+    """GLSL of unary op `name` on expression `x` (of type `x_type`), giving `out_type`."""
+    kind = _UNARY[name]
+    compute = "float" if kind == _FLOAT else x_type
+    body = f"op_{name}({conv(x, x_type, compute)})"
+    return f"int({body})" if kind == _PRED else conv(body, compute, out_type)
+
+
 def _unary_kernel(name, kind):
     def unary(b, x):
-        compute = "float" if kind == _FLOAT else x.type
-        body = f"op_{name}({conv('x0', x.type, compute)})"
-        body = f"int({body})" if kind == _PRED else conv(body, compute, b.out.type)
-        map_launch(b, b.out, [(x, x.type, None)], body, name)
+        map_launch(b, b.out, [(x, x.type, None)], unary_body(name, "x0", x.type, b.out.type),
+                   name)
     unary.__name__ = name
     return unary
 
@@ -196,18 +202,28 @@ _BINARY = {
 }
 
 
+def binary_compute(name, x_dtype, y_dtype, out_type):
+    """The GLSL type binary op `name` computes in (a scalar operand is passed in it)."""
+    kind = _BINARY[name]
+    if kind == _ARITH:
+        return out_type          # bools count as int 0/1
+    if kind == _FLOAT:
+        return "float"
+    return "float" if dtypes.float32 in (x_dtype, y_dtype) else "int"
+
+
+def binary_body(name, x, x_type, y, y_type, out_type, compute):
+    """GLSL of binary op `name` on expressions `x`, `y` (of types `x_type`, `y_type`)."""
+    body = f"op_{name}({conv(x, x_type, compute)}, {conv(y, y_type, compute)})"
+    return f"int({body})" if _BINARY[name] == _CMP else conv(body, compute, out_type)
+
+
 def _binary_kernel(name, kind):
     def binary(b, x, y):
-        if kind == _ARITH:
-            compute = b.out.type          # bools count as int 0/1
-        elif kind == _FLOAT:
-            compute = "float"
-        else:
-            compute = "float" if dtypes.float32 in (x.dtype, y.dtype) else "int"
+        compute = binary_compute(name, x.dtype, y.dtype, b.out.type)
         tx = compute if x.scalar else x.type
         ty = compute if y.scalar else y.type
-        body = f"op_{name}({conv('x0', tx, compute)}, {conv('x1', ty, compute)})"
-        body = f"int({body})" if kind == _CMP else conv(body, compute, b.out.type)
+        body = binary_body(name, "x0", tx, "x1", ty, b.out.type, compute)
         map_launch(b, b.out, [(x, tx, None), (y, ty, None)], body, name)
     binary.__name__ = name
     return binary
@@ -217,12 +233,16 @@ for _name, _kind in _BINARY.items():
     kernel(_name, "glsl")(_binary_kernel(_name, _kind))
 
 
+def where_body(c, c_type, x, x_type, y, y_type, out_type):
+    return f"truthy({c}) ? {conv(x, x_type, out_type)} : {conv(y, y_type, out_type)}"
+
+
 @kernel("where", "glsl")
 def where(b, cond, x, y):
     t = b.out.type
     tx = t if x.scalar else x.type
     ty = t if y.scalar else y.type
-    body = f"truthy(x0) ? {conv('x1', tx, t)} : {conv('x2', ty, t)}"
+    body = where_body("x0", cond.type, "x1", tx, "x2", ty, t)
     map_launch(b, b.out, [(cond, cond.type, None), (x, tx, None), (y, ty, None)], body,
                "where")
 
@@ -231,9 +251,11 @@ _CASTS = {dtypes.float32: "op_cast_float", dtypes.int32: "op_cast_int",
           dtypes.bool_: "op_cast_bool"}
 
 
+def cast_body(x, dtype):
+    body = f"{_CASTS[dtype]}({x})"
+    return f"int({body})" if dtype == dtypes.bool_ else body
+
+
 @kernel("cast", "glsl")
 def cast(b, x, dtype):
-    body = f"{_CASTS[dtype]}(x0)"
-    if dtype == dtypes.bool_:
-        body = f"int({body})"
-    map_launch(b, b.out, [(x, x.type, None)], body, "cast")
+    map_launch(b, b.out, [(x, x.type, None)], cast_body("x0", dtype), "cast")

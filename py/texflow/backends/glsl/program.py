@@ -21,6 +21,7 @@ import re
 from string import Template
 
 from ... import dtypes
+from ...engine import memory
 from ...resources import shader
 from .textures import layout, rows_used
 
@@ -169,6 +170,7 @@ class Plan:
         """Runs the launches on `inputs` (NDArrays and scalars); returns the output Tex."""
         out = pool.acquire(self.out_key)
         single = self.single
+        memory._state["num_launches"] += len(self.steps)
         if single is not None:
             js_id, (r0, r1, r2), scalar_refs = single
             t0 = inputs[r0]._storage.handle.id

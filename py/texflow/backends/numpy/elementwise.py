@@ -193,6 +193,10 @@ def sub(a, b):
 @_k("mul")
 @_quiet
 def mul(a, b):
+    # float32 times a bool mask (a ReLU's gradient): numpy keeps float32, no int copy.
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and (
+            (a.dtype == _f32 and b.dtype == np.bool_) or (b.dtype == _f32 and a.dtype == np.bool_)):
+        return np.multiply(a, b)
     return np.multiply(_num(a), _num(b))
 
 

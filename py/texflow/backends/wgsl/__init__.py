@@ -5,4 +5,4 @@ runtime-independent half of both backends.
 """
 
 # importing the kernel modules registers their kernels
-from . import conv, elementwise, matmul, movement, reduce, scan, sort  # noqa: F401
+from . import conv, elementwise, fused, matmul, movement, reduce, scan, sort  # noqa: F401

@@ -36,7 +36,7 @@ def map_step(name, expr, ops_file, out_shape, out_dtype, operands, out_ref):
     Args:
         name: names the program (op name, or a purpose such as 'transpose').
         expr: WGSL giving the output's storage type from operands `x<k>`.
-        ops_file: the shader file of op bodies `expr` calls, or None.
+        ops_file: the shader file of op bodies `expr` calls (or a tuple of them), or None.
         operands: (ref, storage type, compute type, strides) per operand; a
             Python scalar has strides None and ref = its input index.
         out_ref: the buffer-table index of the output.
@@ -120,7 +120,8 @@ def _map_source(expr, ops_file, modes, out_type, rank, slots, vec, wg):
     lines.append(f"out0[i] = vec4<{out_type}>({', '.join(calls)});" if vec
                  else f"out0[i] = {calls[0]};")
     body = "\n  ".join(lines)
-    ops = render(ops_file) if ops_file else ""
+    files = ops_file if isinstance(ops_file, tuple) else (ops_file,) if ops_file else ()
+    ops = "\n".join(render(f) for f in files)
     wrap = (lambda t: f"vec4<{t}>") if vec else (lambda t: t)
     in_types = [wrap(storage) for mode, storage, _ in modes if mode != "k"]
     return (header(in_types, [wrap(out_type)], "\n" + ops + "\n" + elem) +
@@ -145,28 +146,39 @@ def _as_bool(expr):
     return f"select(0, 1, {expr})"
 
 
-# -- unary -------------------------------------------------------------------------
+# -- the ops: each is a spec (expression over x0, x1, ..., its ops file, the compute type
+# of each operand), shared by the op's own kernel and fused kernels (fused.py) ----------
+
+_SPECS = {}
+
+
+def spec(name, inputs, out_dtype, attrs):
+    """(expression, ops file, compute types) of elementwise op `name` on `inputs` (arrays
+    with a dtype, or Python scalars), or None when `name` is not one of these ops."""
+    fn = _SPECS.get(name)
+    return None if fn is None else fn(inputs, STORAGE[out_dtype], **attrs)
+
+
+def _register(name, make):
+    _SPECS[name] = make
+
+    def plan(be, inputs, out_shape, out_dtype, **attrs):
+        expr, ops_file, computes = make(inputs, STORAGE[out_dtype], **attrs)
+        return _map_recipe(name, expr, ops_file, inputs, out_shape, out_dtype, computes)
+    plan.__name__ = name
+    kernel(name, "wgsl")(plan)
+
 
 def _same_dtype_unary(name):
-    def plan(be, inputs, out_shape, out_dtype):
-        t = STORAGE[out_dtype]
-        return _map_recipe(name, f"op_{name}_{t}(x0)", "unary_ops.wgsl", inputs, out_shape,
-                           out_dtype, [t])
-    kernel(name, "wgsl")(plan)
+    _register(name, lambda inputs, t: (f"op_{name}_{t}(x0)", "unary_ops.wgsl", [t]))
 
 
 def _float_unary(name):
-    def plan(be, inputs, out_shape, out_dtype):
-        return _map_recipe(name, f"op_{name}(x0)", "unary_ops.wgsl", inputs, out_shape,
-                           out_dtype, ["f32"])
-    kernel(name, "wgsl")(plan)
+    _register(name, lambda inputs, t: (f"op_{name}(x0)", "unary_ops.wgsl", ["f32"]))
 
 
 def _predicate_unary(name):
-    def plan(be, inputs, out_shape, out_dtype):
-        return _map_recipe(name, _as_bool(f"op_{name}(x0)"), "unary_ops.wgsl", inputs,
-                           out_shape, out_dtype, ["f32"])
-    kernel(name, "wgsl")(plan)
+    _register(name, lambda inputs, t: (_as_bool(f"op_{name}(x0)"), "unary_ops.wgsl", ["f32"]))
 
 
 for _name in ("neg", "abs", "square", "sign", "relu", "floor", "ceil", "relu6",
@@ -179,51 +191,34 @@ for _name in ("is_nan", "is_finite", "logical_not"):
     _predicate_unary(_name)
 
 
-# -- binary ------------------------------------------------------------------------
-
 def _is_float(x):
     return type(x) is float or (type(x) not in _SCALARS and x.dtype == float32)
 
 
 def _arith(name):
-    def plan(be, inputs, out_shape, out_dtype):
-        t = STORAGE[out_dtype]
-        return _map_recipe(name, f"op_{name}_{t}(x0, x1)", "binary_ops.wgsl", inputs,
-                           out_shape, out_dtype, [t, t])
-    kernel(name, "wgsl")(plan)
+    _register(name, lambda inputs, t: (f"op_{name}_{t}(x0, x1)", "binary_ops.wgsl", [t, t]))
 
 
-def _compare(name):
-    def plan(be, inputs, out_shape, out_dtype):
+def _compare_spec(name):
+    def make(inputs, t):
         # numpy compares an int with a float as floats
-        t = "f32" if _is_float(inputs[0]) or _is_float(inputs[1]) else "i32"
-        return _map_recipe(name, _as_bool(f"op_{name}_{t}(x0, x1)"), "binary_ops.wgsl",
-                           inputs, out_shape, out_dtype, [t, t])
-    kernel(name, "wgsl")(plan)
+        c = "f32" if _is_float(inputs[0]) or _is_float(inputs[1]) else "i32"
+        return _as_bool(f"op_{name}_{c}(x0, x1)"), "binary_ops.wgsl", [c, c]
+    _register(name, make)
 
 
 for _name in ("add", "sub", "mul", "pow", "maximum", "minimum", "floordiv", "floormod",
               "bitwise_and", "bitwise_or", "bitwise_xor"):
     _arith(_name)
 for _name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
-    _compare(_name)
+    _compare_spec(_name)
+_register("div", lambda inputs, t: ("op_div(x0, x1)", "binary_ops.wgsl", ["f32", "f32"]))
+_register("where", lambda inputs, t: ("select(x2, x1, x0)", None, ["bool", t, t]))
 
 
-@kernel("div", "wgsl")
-def div(be, inputs, out_shape, out_dtype):
-    return _map_recipe("div", "op_div(x0, x1)", "binary_ops.wgsl", inputs, out_shape,
-                       out_dtype, ["f32", "f32"])
+def _cast_spec(inputs, t, dtype):
+    compute = "bool" if dtype == "bool" else t
+    return (_as_bool("x0") if compute == "bool" else "x0"), None, [compute]
 
 
-@kernel("where", "wgsl")
-def where(be, inputs, out_shape, out_dtype):
-    t = STORAGE[out_dtype]
-    return _map_recipe("where", "select(x2, x1, x0)", None, inputs, out_shape, out_dtype,
-                       ["bool", t, t])
-
-
-@kernel("cast", "wgsl")
-def cast(be, inputs, out_shape, out_dtype, dtype):
-    compute = "bool" if out_dtype == "bool" else STORAGE[out_dtype]
-    expr = _as_bool("x0") if compute == "bool" else "x0"
-    return _map_recipe("cast", expr, None, inputs, out_shape, out_dtype, [compute])
+_register("cast", _cast_spec)

@@ -19,6 +19,7 @@ from collections import OrderedDict
 import numpy as np
 
 from ... import dtypes
+from ...engine import memory
 from ..base import Backend
 from . import conv, elementwise, matmul, movement, reduce  # noqa: F401  (register kernels)
 
@@ -139,6 +140,7 @@ class WGSLBackend(Backend):
         if recipe is None:
             recipe = self._prepare(fn, inputs, out_shape, out_dtype, attrs, key)
         out = self._take(recipe.out_nbytes)
+        memory._state["num_launches"] += len(recipe.steps)
         plan = recipe.direct
         if plan is not None:  # one launch on the inputs in order: the common case
             try:

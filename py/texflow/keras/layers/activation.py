@@ -96,7 +96,11 @@ class Softmax(_Elementwise):
 
 @serializable(_MODULE)
 class LeakyReLU(_Elementwise):
-    """x if x > 0 else negative_slope * x (Keras 3's default slope is 0.3)."""
+    """x if x > 0 else negative_slope * x (Keras 3's default slope is 0.3).
+
+    >>> tf.keras.layers.LeakyReLU()(np.array([[-1.0, 2.0]], np.float32)).numpy()
+    array([[-0.3,  2. ]], dtype=float32)
+    """
 
     def __init__(self, negative_slope=0.3, **kwargs):
         if "alpha" in kwargs:
@@ -119,7 +123,11 @@ class LeakyReLU(_Elementwise):
 
 @serializable(_MODULE)
 class ELU(_Elementwise):
-    """x if x > 0 else alpha * (exp(x) - 1)."""
+    """x if x > 0 else alpha * (exp(x) - 1).
+
+    >>> tf.keras.layers.ELU()(np.array([[0.0, 2.0]], np.float32)).tolist()
+    [[0.0, 2.0]]
+    """
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)

@@ -19,27 +19,19 @@ import numpy as np
 
 from ...checkpoint.state import restore_pending
 from ...data import structure
-from ...engine.ndarray import NDArray, from_numpy, to_numpy
+from ...engine.ndarray import NDArray, to_numpy
 from ...ops import elementwise as ew
 from .. import backend, initializers, regularizers
 from ..serialization import serializable
 from ..variables import KerasVariable
-from .input_spec import InputSpec, check_input_spec, standardize_shape  # noqa: F401
+from .input_spec import (InputSpec, as_tensor, check_input_spec,  # noqa: F401
+                         float_input, standardize_shape)
 from .node import KerasTensor, Node, is_symbolic, meta_output_spec
 from .tracking import (NEVER_TRACKED, TrackedDict, TrackedList, bump_structure,
                        structure_version)
 
 _MODULE = "keras.layers"
 _SCALARS = (int, float, bool, np.generic)
-
-
-def as_tensor(value):
-    """`value` as an NDArray: numpy data and numbers convert (float64 -> float32)."""
-    if isinstance(value, NDArray):
-        return value
-    if isinstance(value, (np.ndarray, np.generic, int, float, bool)):
-        return from_numpy(to_numpy(value))
-    return value
 
 
 def dtype_config(dtype):
@@ -97,7 +89,7 @@ class Layer:
     ...     def call(self, x):
     ...         return x * self.w
     >>> Scale()(np.ones((2, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     _is_input_layer = False
@@ -157,7 +149,8 @@ class Layer:
     # -- sublayer tracking ------------------------------------------------------------
 
     def __setattr__(self, name, value):
-        if name in ("trainable",) or not getattr(self, "_tracking", False):
+        if name in NEVER_TRACKED or name == "trainable" or not getattr(self, "_tracking",
+                                                                        False):
             return object.__setattr__(self, name, value)
         if isinstance(value, KerasVariable):
             self._track_variable(value)
@@ -356,7 +349,8 @@ class Layer:
 
     def _clear_losses(self):
         for layer in self._flatten_layers():
-            layer._losses = []
+            if layer._losses:
+                layer._losses.clear()
 
     # -- building and calling -----------------------------------------------------------
 

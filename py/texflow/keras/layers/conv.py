@@ -5,9 +5,9 @@ import numpy as np
 from ...ops import elementwise as ew
 from ...ops.conv import conv2d
 from ...ops.movement import expand_dims, squeeze
-from .. import activations, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, float_input
+from .core import add_kernel_and_bias, kernel_settings_config, store_kernel_settings
 
 _MODULE = "keras.layers"
 
@@ -83,13 +83,9 @@ class _Conv(Layer):
             raise ValueError(f"`strides > 1` not supported in conjunction with "
                              f"`dilation_rate > 1`. Received: strides={self.strides} and "
                              f"dilation_rate={self.dilation_rate}")
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
+        store_kernel_settings(self, activation, use_bias, kernel_initializer, bias_initializer,
+                              kernel_regularizer, bias_regularizer, kernel_constraint,
+                              bias_constraint)
         self.input_spec = InputSpec(min_ndim=n + 2)
 
     def build(self, input_shape):
@@ -97,14 +93,7 @@ class _Conv(Layer):
         if channels is None:
             raise ValueError(f'Layer "{self.name}": the channel dimension of the inputs '
                              f"should be defined. Found None in shape {input_shape}")
-        self.kernel = self.add_weight(shape=self.kernel_size + (channels, self.filters),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint, name="kernel")
-        self.bias = self.add_weight(shape=(self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint,
-                                    name="bias") if self.use_bias else None
+        add_kernel_and_bias(self, self.kernel_size + (channels, self.filters))
         self.input_spec = InputSpec(min_ndim=self.rank + 2, axes={-1: channels})
 
     def _finish(self, y):
@@ -123,16 +112,10 @@ class _Conv(Layer):
             "filters": self.filters, "kernel_size": self.kernel_size,
             "strides": self.strides, "padding": self.padding,
             "data_format": self.data_format, "dilation_rate": self.dilation_rate,
-            "groups": self.groups, "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
-            "bias_initializer": serialize_keras_object(self.bias_initializer),
-            "kernel_regularizer": serialize_keras_object(self.kernel_regularizer),
-            "bias_regularizer": serialize_keras_object(self.bias_regularizer),
-            "activity_regularizer": serialize_keras_object(self.activity_regularizer),
-            "kernel_constraint": serialize_keras_object(self.kernel_constraint),
-            "bias_constraint": serialize_keras_object(self.bias_constraint),
+            "groups": self.groups,
         })
+        config.update(kernel_settings_config(self))
+        config["activity_regularizer"] = serialize_keras_object(self.activity_regularizer)
         return config
 
 
@@ -150,13 +133,14 @@ class Conv2D(_Conv):
 
     >>> layer = tf.keras.layers.Conv2D(32, 3, activation="relu")
     >>> layer(np.zeros((1, 28, 28, 1), np.float32)).shape
-    (1, 26, 26, 32)
+    TensorShape([1, 26, 26, 32])
     """
 
     rank = 2
 
     def call(self, inputs):
-        y = conv2d(inputs, self.kernel, self.strides, self.padding.upper(), self.dilation_rate)
+        y = conv2d(float_input(inputs), self.kernel, self.strides, self.padding.upper(),
+                   self.dilation_rate)
         return self._finish(y)
 
 
@@ -165,13 +149,13 @@ class Conv1D(_Conv):
     """1-D convolution over (batch, steps, channels) inputs.
 
     >>> tf.keras.layers.Conv1D(4, 3)(np.zeros((2, 10, 1), np.float32)).shape
-    (2, 8, 4)
+    TensorShape([2, 8, 4])
     """
 
     rank = 1
 
     def call(self, inputs):
         kernel = expand_dims(self.kernel, 0)
-        y = conv2d(expand_dims(inputs, 1), kernel, (1,) + self.strides, self.padding.upper(),
-                   (1,) + self.dilation_rate)
+        y = conv2d(expand_dims(float_input(inputs), 1), kernel, (1,) + self.strides,
+                   self.padding.upper(), (1,) + self.dilation_rate)
         return self._finish(squeeze(y, 1))

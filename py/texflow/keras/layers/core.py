@@ -8,7 +8,7 @@ from ...ops.matmul import matmul
 from ...ops.movement import gather, reshape
 from .. import activations, backend, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
-from .base import InputSpec, Layer, standardize_shape
+from .base import InputSpec, Layer, float_input, standardize_shape
 from .node import KerasTensor, Node
 
 _MODULE = "keras.layers"
@@ -24,6 +24,9 @@ class InputLayer(Layer):
         dtype: the input's dtype (default 'float32').
         batch_shape: the full shape, batch axis included (instead of shape/batch_size).
         name: the layer's name (default 'input_layer', numbered).
+
+    >>> tf.keras.layers.InputLayer(shape=(4,)).batch_shape
+    (None, 4)
     """
 
     _is_input_layer = True
@@ -82,6 +85,40 @@ def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None
     return layer.output
 
 
+def store_kernel_settings(layer, activation, use_bias, kernel_initializer, bias_initializer,
+                          kernel_regularizer, bias_regularizer, kernel_constraint,
+                          bias_constraint):
+    """The settings Dense and the convolutions share, resolved from names."""
+    layer.activation = activations.get(activation)
+    layer.use_bias = use_bias
+    layer.kernel_initializer = initializers.get(kernel_initializer)
+    layer.bias_initializer = initializers.get(bias_initializer)
+    layer.kernel_regularizer = regularizers.get(kernel_regularizer)
+    layer.bias_regularizer = regularizers.get(bias_regularizer)
+    layer.kernel_constraint, layer.bias_constraint = kernel_constraint, bias_constraint
+
+
+def add_kernel_and_bias(layer, kernel_shape):
+    """The kernel and (if used) bias weights of a Dense or convolution layer."""
+    layer.kernel = layer.add_weight(shape=kernel_shape, initializer=layer.kernel_initializer,
+                                    regularizer=layer.kernel_regularizer,
+                                    constraint=layer.kernel_constraint, name="kernel")
+    layer.bias = layer.add_weight(shape=kernel_shape[-1:], initializer=layer.bias_initializer,
+                                  regularizer=layer.bias_regularizer,
+                                  constraint=layer.bias_constraint,
+                                  name="bias") if layer.use_bias else None
+
+
+def kernel_settings_config(layer):
+    return {"activation": activations.serialize(layer.activation), "use_bias": layer.use_bias,
+            "kernel_initializer": serialize_keras_object(layer.kernel_initializer),
+            "bias_initializer": serialize_keras_object(layer.bias_initializer),
+            "kernel_regularizer": serialize_keras_object(layer.kernel_regularizer),
+            "bias_regularizer": serialize_keras_object(layer.bias_regularizer),
+            "kernel_constraint": serialize_keras_object(layer.kernel_constraint),
+            "bias_constraint": serialize_keras_object(layer.bias_constraint)}
+
+
 @serializable(_MODULE)
 class Dense(Layer):
     """A densely connected layer: `activation(inputs @ kernel + bias)`.
@@ -98,7 +135,7 @@ class Dense(Layer):
 
     >>> layer = tf.keras.layers.Dense(3, activation="relu")
     >>> layer(np.ones((2, 4), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     def __init__(self, units, activation=None, use_bias=True,
@@ -113,13 +150,9 @@ class Dense(Layer):
         if lora_rank:
             raise ValueError("texflow's Dense has no LoRA (lora_rank)")
         self.units = int(units)
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
+        store_kernel_settings(self, activation, use_bias, kernel_initializer, bias_initializer,
+                              kernel_regularizer, bias_regularizer, kernel_constraint,
+                              bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):
@@ -128,18 +161,11 @@ class Dense(Layer):
             raise ValueError(f'Layer "{self.name}": the last dimension of the inputs to a '
                              f"Dense layer should be defined. Found None. Full input shape "
                              f"received: {input_shape}")
-        self.kernel = self.add_weight(shape=(input_dim, self.units),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint, name="kernel")
-        self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint,
-                                    name="bias") if self.use_bias else None
+        add_kernel_and_bias(self, (input_dim, self.units))
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
 
     def call(self, inputs):
-        x = inputs
+        x = float_input(inputs)
         if len(x.shape) > 2:
             flat = reshape(x, (-1, x.shape[-1]))
             y = reshape(matmul(flat, self.kernel), x.shape[:-1] + (self.units,))
@@ -154,17 +180,9 @@ class Dense(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units, "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
-            "bias_initializer": serialize_keras_object(self.bias_initializer),
-            "kernel_regularizer": serialize_keras_object(self.kernel_regularizer),
-            "bias_regularizer": serialize_keras_object(self.bias_regularizer),
-            "kernel_constraint": serialize_keras_object(self.kernel_constraint),
-            "bias_constraint": serialize_keras_object(self.bias_constraint),
-            "quantization_config": None,
-        })
+        config["units"] = self.units
+        config.update(kernel_settings_config(self))
+        config["quantization_config"] = None
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialize_keras_object(self.activity_regularizer)
         return config
@@ -176,7 +194,7 @@ class Embedding(Layer):
 
     >>> layer = tf.keras.layers.Embedding(10, 4)
     >>> layer(np.array([[1, 2, 3]])).shape
-    (1, 3, 4)
+    TensorShape([1, 3, 4])
     """
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
@@ -295,7 +313,11 @@ class Lambda(Layer):
 
 @serializable(_MODULE)
 class Identity(Layer):
-    """Returns its input unchanged."""
+    """Returns its input unchanged.
+
+    >>> tf.keras.layers.Identity()(np.ones((1, 2), np.float32)).tolist()
+    [[1.0, 1.0]]
+    """
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)

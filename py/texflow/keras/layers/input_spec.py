@@ -1,8 +1,25 @@
-"""InputSpec: the ranks and sizes a layer accepts, checked on every call."""
+"""What layers accept: InputSpec (ranks and sizes, checked on every call), and inputs
+turned into arrays."""
 
 import numpy as np
 
 from ...data import structure
+from ...engine.ndarray import NDArray, from_numpy, to_numpy
+from ...ops import elementwise as ew
+
+
+def as_tensor(value):
+    """`value` as an NDArray: numpy data and numbers convert (float64 -> float32)."""
+    if isinstance(value, NDArray):
+        return value
+    if isinstance(value, (np.ndarray, np.generic, int, float, bool)):
+        return from_numpy(to_numpy(value))
+    return value
+
+
+def float_input(x):
+    """Integer or bool inputs as float32 (Keras promotes them against float weights)."""
+    return x if x.dtype == "float32" else ew.cast(x, "float32")
 
 
 def standardize_shape(shape, what="shape"):

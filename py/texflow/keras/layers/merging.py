@@ -69,7 +69,12 @@ class Add(_Merge):
 
 @serializable(_MODULE)
 class Subtract(_Merge):
-    """inputs[0] - inputs[1] (exactly two inputs)."""
+    """inputs[0] - inputs[1] (exactly two inputs).
+
+    >>> a = np.ones((1, 2), np.float32)
+    >>> tf.keras.layers.Subtract()([a, a]).tolist()
+    [[0.0, 0.0]]
+    """
 
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
@@ -80,14 +85,24 @@ class Subtract(_Merge):
 
 @serializable(_MODULE)
 class Multiply(_Merge):
-    """The elementwise product of a list of inputs."""
+    """The elementwise product of a list of inputs.
+
+    >>> a = np.full((1, 2), 3.0, np.float32)
+    >>> tf.keras.layers.Multiply()([a, a]).tolist()
+    [[9.0, 9.0]]
+    """
 
     _merge = staticmethod(ew.mul)
 
 
 @serializable(_MODULE)
 class Average(_Merge):
-    """The elementwise mean of a list of inputs."""
+    """The elementwise mean of a list of inputs.
+
+    >>> a, b = np.zeros((1, 2), np.float32), np.ones((1, 2), np.float32)
+    >>> tf.keras.layers.Average()([a, b]).tolist()
+    [[0.5, 0.5]]
+    """
 
     _merge = staticmethod(ew.add)
 
@@ -97,14 +112,24 @@ class Average(_Merge):
 
 @serializable(_MODULE)
 class Maximum(_Merge):
-    """The elementwise maximum of a list of inputs."""
+    """The elementwise maximum of a list of inputs.
+
+    >>> a, b = np.zeros((1, 2), np.float32), np.ones((1, 2), np.float32)
+    >>> tf.keras.layers.Maximum()([a, b]).tolist()
+    [[1.0, 1.0]]
+    """
 
     _merge = staticmethod(ew.maximum)
 
 
 @serializable(_MODULE)
 class Minimum(_Merge):
-    """The elementwise minimum of a list of inputs."""
+    """The elementwise minimum of a list of inputs.
+
+    >>> a, b = np.zeros((1, 2), np.float32), np.ones((1, 2), np.float32)
+    >>> tf.keras.layers.Minimum()([a, b]).tolist()
+    [[0.0, 0.0]]
+    """
 
     _merge = staticmethod(ew.minimum)
 
@@ -115,7 +140,7 @@ class Concatenate(_Merge):
 
     >>> a = np.ones((2, 3), np.float32)
     >>> tf.keras.layers.Concatenate()([a, a]).shape
-    (2, 6)
+    TensorShape([2, 6])
     """
 
     _min_inputs = 1

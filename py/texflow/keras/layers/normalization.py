@@ -5,7 +5,7 @@ from ...ops.movement import reshape
 from ...ops.nn import batch_normalization, moments
 from .. import initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, float_input
 
 _MODULE = "keras.layers"
 
@@ -32,6 +32,16 @@ def _broadcast(param, rank, axes, shape):
 
 
 class _Normalization(Layer):
+    def _feature_shape(self, input_shape):
+        """The input's rank and the shape of the normalized axes (each must be known)."""
+        rank = len(input_shape)
+        self._feature_axes = _axes(self.axis, rank, self.name)
+        shape = tuple(input_shape[a] for a in self._feature_axes)
+        if None in shape:
+            raise ValueError(f'Layer "{self.name}": the normalized axes of the input must be '
+                             f"defined, received input shape {input_shape}")
+        return rank, shape
+
     def _add_scale_and_center(self, shape):
         self.gamma = self.add_weight(shape=shape, initializer=self.gamma_initializer,
                                      regularizer=self.gamma_regularizer,
@@ -78,7 +88,7 @@ class BatchNormalization(_Normalization):
 
     >>> bn = tf.keras.layers.BatchNormalization()
     >>> bn(np.ones((4, 3), np.float32), training=True).shape
-    (4, 3)
+    TensorShape([4, 3])
     """
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
@@ -100,12 +110,7 @@ class BatchNormalization(_Normalization):
         self.synchronized = synchronized
 
     def build(self, input_shape):
-        rank = len(input_shape)
-        self._feature_axes = _axes(self.axis, rank, self.name)
-        shape = tuple(input_shape[a] for a in self._feature_axes)
-        if None in shape:
-            raise ValueError(f'Layer "{self.name}": the normalized axes of the input must be '
-                             f"defined, received input shape {input_shape}")
+        rank, shape = self._feature_shape(input_shape)
         self._add_scale_and_center(shape)
         self.moving_mean = self.add_weight(shape=shape, initializer=self.moving_mean_initializer,
                                            trainable=False, name="moving_mean")
@@ -116,6 +121,7 @@ class BatchNormalization(_Normalization):
                                                      for a in self._feature_axes})
 
     def call(self, inputs, training=None, mask=None):
+        inputs = float_input(inputs)
         rank = len(inputs.shape)
         axes = self._feature_axes
         reduce_axes = [a for a in range(rank) if a not in axes]
@@ -155,7 +161,7 @@ class LayerNormalization(_Normalization):
     `(x - mean) / sqrt(var + epsilon) * gamma + beta`.
 
     >>> tf.keras.layers.LayerNormalization()(np.ones((2, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,
@@ -169,15 +175,11 @@ class LayerNormalization(_Normalization):
         self.rms_scaling = rms_scaling
 
     def build(self, input_shape):
-        rank = len(input_shape)
-        self._feature_axes = _axes(self.axis, rank, self.name)
-        shape = tuple(input_shape[a] for a in self._feature_axes)
-        if None in shape:
-            raise ValueError(f'Layer "{self.name}": the normalized axes of the input must be '
-                             f"defined, received input shape {input_shape}")
+        rank, shape = self._feature_shape(input_shape)
         self._add_scale_and_center(shape)
 
     def call(self, inputs):
+        inputs = float_input(inputs)
         rank = len(inputs.shape)
         axes = self._feature_axes
         gamma = _broadcast(self.gamma, rank, axes, inputs.shape)

@@ -4,7 +4,7 @@ from ...ops import reduce as rd
 from ...ops.conv import avg_pool, max_pool
 from ...ops.movement import expand_dims, squeeze
 from ..serialization import serializable
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, float_input
 from .conv import conv_output_length, normalize_data_format, normalize_padding, normalize_tuple
 
 _MODULE = "keras.layers"
@@ -27,6 +27,7 @@ class _Pooling(Layer):
         self.built = True
 
     def call(self, inputs):
+        inputs = float_input(inputs)
         pool = type(self)._op
         if self.rank == 1:
             y = pool(expand_dims(inputs, 1), (1,) + self.pool_size, (1,) + self.strides,
@@ -51,7 +52,7 @@ class MaxPooling2D(_Pooling):
     """The maximum of each `pool_size` window (NHWC; strides default to pool_size).
 
     >>> tf.keras.layers.MaxPooling2D()(np.zeros((1, 26, 26, 32), np.float32)).shape
-    (1, 13, 13, 32)
+    TensorShape([1, 13, 13, 32])
     """
 
     rank = 2
@@ -64,7 +65,7 @@ class AveragePooling2D(_Pooling):
     count, as in Keras.
 
     >>> tf.keras.layers.AveragePooling2D(2)(np.ones((1, 4, 4, 1), np.float32)).shape
-    (1, 2, 2, 1)
+    TensorShape([1, 2, 2, 1])
     """
 
     rank = 2
@@ -77,7 +78,11 @@ class AveragePooling2D(_Pooling):
 
 @serializable(_MODULE)
 class MaxPooling1D(_Pooling):
-    """The maximum of each window of steps of (batch, steps, channels) inputs."""
+    """The maximum of each window of steps of (batch, steps, channels) inputs.
+
+    >>> tf.keras.layers.MaxPooling1D()(np.zeros((2, 8, 3), np.float32)).shape
+    TensorShape([2, 4, 3])
+    """
 
     rank = 1
     _op = staticmethod(max_pool)
@@ -85,7 +90,11 @@ class MaxPooling1D(_Pooling):
 
 @serializable(_MODULE)
 class AveragePooling1D(_Pooling):
-    """The mean of each window of steps of (batch, steps, channels) inputs."""
+    """The mean of each window of steps of (batch, steps, channels) inputs.
+
+    >>> tf.keras.layers.AveragePooling1D(2)(np.zeros((2, 8, 3), np.float32)).shape
+    TensorShape([2, 4, 3])
+    """
 
     rank = 1
     _op = staticmethod(avg_pool)
@@ -127,7 +136,7 @@ class GlobalAveragePooling2D(_GlobalPooling):
     `keepdims`).
 
     >>> tf.keras.layers.GlobalAveragePooling2D()(np.ones((2, 4, 4, 3), np.float32)).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
 
     rank = 2
@@ -136,7 +145,11 @@ class GlobalAveragePooling2D(_GlobalPooling):
 
 @serializable(_MODULE)
 class GlobalMaxPooling2D(_GlobalPooling):
-    """The maximum over height and width."""
+    """The maximum over height and width.
+
+    >>> tf.keras.layers.GlobalMaxPooling2D()(np.ones((2, 4, 4, 3), np.float32)).shape
+    TensorShape([2, 3])
+    """
 
     rank = 2
     _reduce = staticmethod(rd.max)
@@ -144,7 +157,11 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
 @serializable(_MODULE)
 class GlobalAveragePooling1D(_GlobalPooling):
-    """The mean over steps: (N, T, C) -> (N, C)."""
+    """The mean over steps: (N, T, C) -> (N, C).
+
+    >>> tf.keras.layers.GlobalAveragePooling1D()(np.ones((2, 5, 3), np.float32)).shape
+    TensorShape([2, 3])
+    """
 
     rank = 1
     _reduce = staticmethod(rd.mean)
@@ -152,7 +169,11 @@ class GlobalAveragePooling1D(_GlobalPooling):
 
 @serializable(_MODULE)
 class GlobalMaxPooling1D(_GlobalPooling):
-    """The maximum over steps."""
+    """The maximum over steps.
+
+    >>> tf.keras.layers.GlobalMaxPooling1D()(np.ones((2, 5, 3), np.float32)).shape
+    TensorShape([2, 3])
+    """
 
     rank = 1
     _reduce = staticmethod(rd.max)

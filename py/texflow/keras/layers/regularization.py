@@ -3,6 +3,7 @@
 import numpy as np
 
 from ...engine.ndarray import from_numpy
+from ...engine.trace import fresh_each_call
 from ...ops import elementwise as ew
 from .. import backend
 from ..serialization import serializable
@@ -28,7 +29,7 @@ class Dropout(Layer):
 
     >>> layer = tf.keras.layers.Dropout(0.5, seed=1)
     >>> layer(np.ones((2, 4), np.float32), training=True).shape
-    (2, 4)
+    TensorShape([2, 4])
     """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
@@ -56,8 +57,12 @@ class Dropout(Layer):
             return ew.mul(inputs, 0.0)
         shape = inputs.shape if self.noise_shape is None else tuple(
             n if d is None else d for d, n in zip(self.noise_shape, inputs.shape))
+        return ew.mul(inputs, self._mask(shape))
+
+    @fresh_each_call  # tf.function draws a new mask at every call
+    def _mask(self, shape):
         keep = self._generator().random(shape) >= self.rate
-        return ew.mul(inputs, from_numpy(keep.astype(np.float32) / (1.0 - self.rate)))
+        return from_numpy(keep.astype(np.float32) / (1.0 - self.rate))
 
     def compute_output_shape(self, input_shape):
         return input_shape

@@ -17,7 +17,7 @@ class Flatten(Layer):
     """Flattens every axis but the batch axis: (N, 13, 13, 32) -> (N, 5408).
 
     >>> tf.keras.layers.Flatten()(np.zeros((2, 3, 4), np.float32)).shape
-    (2, 12)
+    TensorShape([2, 12])
     """
 
     def __init__(self, data_format=None, **kwargs):
@@ -44,7 +44,7 @@ class Reshape(Layer):
     """Reshapes each example to `target_shape` (one entry may be -1).
 
     >>> tf.keras.layers.Reshape((3, 4))(np.zeros((2, 12), np.float32)).shape
-    (2, 3, 4)
+    TensorShape([2, 3, 4])
     """
 
     def __init__(self, target_shape, **kwargs):
@@ -92,7 +92,7 @@ class Permute(Layer):
     """Permutes the non-batch axes: `dims` are 1-based, as in Keras.
 
     >>> tf.keras.layers.Permute((2, 1))(np.zeros((2, 3, 4), np.float32)).shape
-    (2, 4, 3)
+    TensorShape([2, 4, 3])
     """
 
     def __init__(self, dims, **kwargs):
@@ -119,7 +119,11 @@ class Permute(Layer):
 
 @serializable(_MODULE)
 class RepeatVector(Layer):
-    """Repeats a (N, features) input n times: (N, n, features)."""
+    """Repeats a (N, features) input n times: (N, n, features).
+
+    >>> tf.keras.layers.RepeatVector(3)(np.ones((2, 4), np.float32)).shape
+    TensorShape([2, 3, 4])
+    """
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
@@ -142,7 +146,11 @@ class RepeatVector(Layer):
 @serializable(_MODULE)
 class ZeroPadding2D(Layer):
     """Pads NHWC images with zeros: `padding` is an int, (rows, cols) or
-    ((top, bottom), (left, right))."""
+    ((top, bottom), (left, right)).
+
+    >>> tf.keras.layers.ZeroPadding2D(1)(np.ones((1, 2, 2, 1), np.float32)).shape
+    TensorShape([1, 4, 4, 1])
+    """
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)

@@ -9,6 +9,7 @@ the labels and predictions.
 
 from ...data import structure
 from ...ops import elementwise as ew
+from .. import backend
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 
@@ -107,6 +108,15 @@ def match_targets(y_true, outputs, what="y"):
                      + (f" of length {len(y_true)}" if isinstance(y_true, (list, tuple)) else ""))
 
 
+def per_output(y_true, y_pred, sample_weight, output_names):
+    """[(name, prediction)], targets and sample weights, all in the outputs' order."""
+    outputs = flatten_outputs(y_pred, output_names)
+    targets = match_targets(y_true, outputs)
+    weights = match_targets(sample_weight, outputs, "sample_weight") \
+        if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(outputs)
+    return outputs, targets, weights
+
+
 class CompileLoss:
     """The model's total loss: the weighted sum of a loss per output."""
 
@@ -156,10 +166,8 @@ class CompileLoss:
                              for _, _, _, name in self.entries]
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        outputs = flatten_outputs(y_pred, self.output_names)
-        targets = match_targets(y_true, outputs)
-        weights = match_targets(sample_weight, outputs, "sample_weight") \
-            if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(outputs)
+        outputs, targets, weights = per_output(y_true, y_pred, sample_weight,
+                                               self.output_names)
         if self.entries is None:
             self.build(targets, outputs)
         total = None
@@ -167,7 +175,8 @@ class CompileLoss:
             value = loss_fn(targets[i], outputs[i][1], weights[i])
             if self.trackers:
                 batch = outputs[i][1].shape[0] if outputs[i][1].shape else 1
-                self.trackers[k].update_state(value, sample_weight=float(batch))
+                self.trackers[k].update_state(backend.unscale_loss_for_distribution(value),
+                                              sample_weight=float(batch))
             if weight is not None:
                 value = ew.mul(value, float(weight))
             total = value if total is None else ew.add(total, value)
@@ -185,6 +194,16 @@ class CompileMetrics:
         self.metrics_arg, self.weighted_arg = metrics, weighted_metrics
         self.output_names = list(output_names)
         self.entries = None  # [(output index, Metric, weighted)]
+        self.name = "compile_metrics"  # Keras 3's name, seen in `model.metrics` until built
+
+    def result(self):
+        """{name: result} of every compiled metric (nested in a train_step's logs, which
+        fit flattens, as Keras 3's CompileMetrics)."""
+        return {m.name: m.result() for m in self.metrics}
+
+    def reset_state(self):
+        for m in self.metrics:
+            m.reset_state()
 
     def _per_output(self, value, names):
         if value is None:
@@ -220,10 +239,8 @@ class CompileMetrics:
                     self.entries.append((i, metric, weighted))
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        outputs = flatten_outputs(y_pred, self.output_names)
-        targets = match_targets(y_true, outputs)
-        weights = match_targets(sample_weight, outputs, "sample_weight") \
-            if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(outputs)
+        outputs, targets, weights = per_output(y_true, y_pred, sample_weight,
+                                               self.output_names)
         if self.entries is None:
             self.build(targets, outputs)
         for i, metric, weighted in self.entries:

@@ -6,8 +6,9 @@ batches are uploaded when the model uses them, texflow arrays are gathered on
 their device. A tf.data Dataset (or a Python generator) is iterated as it is:
 each element is `x`, `(x,)`, `(x, y)` or `(x, y, sample_weight)`.
 
-Every batch is a global batch: `(x, y, sample_weight)` with texflow arrays as
-leaves. A distribution strategy that splits batches across replicas takes them
+Every batch is a global batch packed as Keras packs it, `(x,)`, `(x, y)` or
+`(x, y, sample_weight)` (so an overridden `train_step` may write `x, y = data`), with
+texflow arrays as leaves. A distribution strategy that splits batches across replicas takes them
 from `DataHandler.batches()` (or overrides `Model.make_train_function`).
 """
 
@@ -187,7 +188,8 @@ class DataHandler:
         return step
 
     def batches(self, skip=0):
-        """The (x, y, sample_weight) batches of one epoch, as texflow arrays; `skip`
+        """The `(x,)`, `(x, y)` or `(x, y, sample_weight)` batches of one epoch, as texflow
+        arrays (sample weights when given or made from `class_weight`); `skip`
         leaves out the first ones (a resumed epoch), in the same order."""
         if self.kind == "arrays":
             yield from self._array_batches(skip)
@@ -220,7 +222,7 @@ class DataHandler:
                                  "output")
             cw = class_weights_for(y, self.class_weight)
             sw = array(cw) if sw is None else as_tensor(np.asarray(sw) * cw)
-        return x, y, sw
+        return pack_x_y_sample_weight(x, y, sw)
 
     def _iterated_batches(self, skip):
         steps = self.steps

@@ -91,7 +91,7 @@ class Functional(Model):
     >>> model = tf.keras.Model(inputs=x, outputs=[tf.keras.layers.Dense(1)(h),
     ...                                           tf.keras.layers.Dense(3)(h)])
     >>> [o.shape for o in model(np.ones((2, 4), np.float32))]
-    [(2, 1), (2, 3)]
+    [TensorShape([2, 1]), TensorShape([2, 3])]
     """
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):

@@ -5,6 +5,7 @@ functional `tf.keras.Model(inputs, outputs)` (which returns a Functional
 model), and subclassing Model with layers as attributes and a `call` method.
 """
 
+from .. import backend
 from ..layers.base import Layer
 from ..layers.node import meta_output_spec
 from ..serialization import serializable
@@ -34,7 +35,7 @@ class Model(Trainer, Layer):
     ...     def call(self, inputs, training=None):
     ...         return self.out(self.hidden(inputs))
     >>> TwoLayers()(np.ones((2, 3), np.float32)).shape
-    (2, 1)
+    TensorShape([2, 1])
 
     Or call it with inputs and outputs for a functional model:
     `tf.keras.Model(inputs=x, outputs=y)`.
@@ -58,6 +59,7 @@ class Model(Trainer, Layer):
                             f"{type(self).__name__}: {unknown}")
         Layer.__init__(self, **kwargs)
         self._init_trainer()
+        self._distribute_strategy = backend.distribute_strategy()  # Keras: the scope's
 
     # -- structure ----------------------------------------------------------------------
 

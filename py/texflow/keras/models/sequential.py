@@ -57,9 +57,16 @@ class Sequential(Model):
                                  f"names. Name '{layer.name}' is already the name of a layer "
                                  f"in this model. Update the `name` argument to pass a unique "
                                  f"name.")
-            if not self._layers and self._input_layer is None and \
-                    layer._input_shape_arg is not None:
-                self._input_layer = InputLayer(batch_shape=layer._input_shape_arg)
+            if not self._layers and self._input_layer is None:
+                shape = layer._input_shape_arg
+                if shape is None and isinstance(layer, Model):  # a built model's input
+                    try:
+                        shape = layer.input_shape
+                    except AttributeError:
+                        shape = None
+                    shape = shape if isinstance(shape, tuple) else None
+                if shape is not None:
+                    self._input_layer = InputLayer(batch_shape=shape)
             self._layers.append(layer)
         if rebuild:
             self._maybe_rebuild()

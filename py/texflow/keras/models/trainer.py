@@ -19,10 +19,13 @@ from ...data import structure
 from ...engine import scope as scopes
 from ...engine.ndarray import NDArray
 from ...ops import elementwise as ew
+from .. import backend
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
 from ..callback_base import CallbackList, pythonify
+from ..serialization import (deserialize_keras_object, deserialize_nested, serialize_keras_object,
+                             serialize_nested)
 from . import compile_utils
 from .data_adapter import DataHandler, train_validation_split, unpack_x_y_sample_weight
 
@@ -84,12 +87,35 @@ class Trainer:
         self.run_eagerly, self.jit_compile = run_eagerly, jit_compile
         self.steps_per_execution = steps_per_execution
         self.loss = loss
+        self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
+                              "weighted_metrics": weighted_metrics}
         self.compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
 
     def _output_names(self):
         return []
+
+    def get_compile_config(self):
+        """compile()'s arguments as a config (for saving), or None before compile."""
+        if not getattr(self, "compiled", False):
+            return None
+        return {"optimizer": serialize_keras_object(self.optimizer),
+                "loss": serialize_nested(self._compile_args["loss"]),
+                "loss_weights": self._compile_args["loss_weights"],
+                "metrics": serialize_nested(self._compile_args["metrics"]),
+                "weighted_metrics": serialize_nested(self._compile_args["weighted_metrics"]),
+                "run_eagerly": self.run_eagerly, "steps_per_execution": self.steps_per_execution,
+                "jit_compile": self.jit_compile}
+
+    def compile_from_config(self, config):
+        """compile() again from `get_compile_config()` output."""
+        config = dict(config)
+        config["optimizer"] = deserialize_keras_object(config["optimizer"], what="optimizer") \
+            if isinstance(config.get("optimizer"), dict) else config.get("optimizer")
+        for key in ("loss", "metrics", "weighted_metrics"):
+            config[key] = deserialize_nested(config.get(key))
+        self.compile(**config)
 
     def _assert_compiled(self, what):
         if not getattr(self, "compiled", False):
@@ -104,8 +130,11 @@ class Trainer:
             out.append(self._loss_tracker)
         if getattr(self, "_compile_loss", None) is not None:
             out.extend(self._compile_loss.trackers)
-        if getattr(self, "_compile_metrics", None) is not None:
-            out.extend(self._compile_metrics.metrics)
+        compiled = getattr(self, "_compile_metrics", None)
+        if compiled is not None:
+            # Built (after a first step): each metric by name; before that, Keras 3's one
+            # CompileMetrics object, which an overridden train_step may update.
+            out.extend(compiled.metrics if compiled.entries is not None else [compiled])
         return out
 
     @property
@@ -129,7 +158,7 @@ class Trainer:
             value = self._compile_loss(y, y_pred, sample_weight)
             if value is not None:
                 losses.append(value)
-        losses.extend(self.losses)
+        losses.extend(backend.scale_loss_for_distribution(v) for v in self.losses)
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         total = losses[0]
@@ -156,7 +185,8 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
-            self._loss_tracker.update_state(loss, sample_weight=float(_batch_size(x)))
+            self._loss_tracker.update_state(backend.unscale_loss_for_distribution(loss),
+                                            sample_weight=float(_batch_size(x)))
             loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
         if variables:
@@ -172,7 +202,8 @@ class Trainer:
         self._check_targets(y)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=float(_batch_size(x)))
+        self._loss_tracker.update_state(backend.unscale_loss_for_distribution(loss),
+                                        sample_weight=float(_batch_size(x)))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data):
@@ -181,15 +212,28 @@ class Trainer:
         return self(x, training=False)
 
     def make_train_function(self, force=False):
-        """`self.train_function(batch) -> logs`: train_step inside a scope."""
+        """`self.train_function(batch) -> logs`: train_step inside a scope (a model made
+        under a tf.distribute strategy: its replicas' steps on their parts of the batch)."""
         if self.train_function is None or force:
-            self.train_function = lambda data: scopes.scope(lambda: self.train_step(data))
+            self.train_function = _distributed(
+                self, lambda data: scopes.scope(lambda: _flat_logs(self.train_step(data))),
+                "train")
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
-            self.test_function = lambda data: scopes.scope(lambda: self.test_step(data))
+            self.test_function = _distributed(
+                self, lambda data: scopes.scope(lambda: _flat_logs(self.test_step(data))),
+                "test")
         return self.test_function
+
+    def _global_logs(self, logs):
+        """The logs of the metrics over every replica's data (a strategy sums the metrics'
+        states across its workers), as Keras reports them at the end of an epoch."""
+        strategy = self.distribute_strategy
+        if strategy is None or logs is None:
+            return logs
+        return strategy.extended._keras_global_logs(self, logs)
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
@@ -224,8 +268,9 @@ class Trainer:
                                  f"arrays, found following types in the input: {type(x)}")
             (x, y, sample_weight), validation_data = train_validation_split(
                 (x, y, sample_weight), validation_split)
-        data = DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
-                           shuffle=shuffle, class_weight=class_weight)
+        data = _distributed_data(self, DataHandler(x, y, sample_weight, batch_size,
+                                                   steps_per_epoch, shuffle=shuffle,
+                                                   class_weight=class_weight), "train")
         if data.kind == "arrays" and data.y is not None:
             self._check_labels(data.y)
         val = None
@@ -261,7 +306,7 @@ class Trainer:
             skip = 0
             if callbacks.params.get("steps") is None:
                 callbacks.params["steps"] = step + 1
-            epoch_logs = pythonify(logs)
+            epoch_logs = pythonify(self._global_logs(logs))
             if val is not None and _should_eval(epoch, validation_freq):
                 val_logs = self.evaluate(**val, batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, callbacks=callbacks,
@@ -326,7 +371,8 @@ class Trainer:
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {sorted(kwargs)}")
         self._assert_compiled("evaluate")
-        data = DataHandler(x, y, sample_weight, batch_size, steps, shuffle=False)
+        data = _distributed_data(self, DataHandler(x, y, sample_weight, batch_size, steps,
+                                                   shuffle=False))
         if not _in_fit:
             callbacks = self._callback_list(callbacks, verbose, 1, data.steps)
         test_function = self.make_test_function()
@@ -339,7 +385,7 @@ class Trainer:
             callbacks.on_test_batch_end(step, logs)
         if logs is None:
             raise ValueError("Expected input data to be non-empty: evaluate got no batches")
-        logs = pythonify(logs)
+        logs = pythonify(self._global_logs(logs))
         callbacks.on_test_end(logs)
         if return_dict:
             return logs
@@ -393,6 +439,31 @@ class Trainer:
             out = self.make_predict_function()(batch)
             return structure.map_structure(np.asarray, out)
         raise ValueError("predict_on_batch got an empty batch")
+
+
+def _distributed(model, step, kind):
+    """`step`, or the model's strategy's version of it (which splits each global batch
+    across the replicas and runs `step` in each replica's context)."""
+    strategy = model.distribute_strategy
+    return step if strategy is None else strategy.extended._keras_step(model, step, kind)
+
+
+def _distributed_data(model, data, kind="test"):
+    """`data`, or for a model made under a multi-worker strategy the same batches cut to
+    this worker's part of each (as the strategy auto-shards a dataset); `kind` "train"
+    for fit's."""
+    strategy = model.distribute_strategy
+    return data if strategy is None else strategy.extended._keras_data(model, data, kind)
+
+
+def _flat_logs(logs):
+    """A step's logs with nested dicts (a CompileMetrics result) flattened, as Keras does."""
+    if not isinstance(logs, dict) or not any(isinstance(v, dict) for v in logs.values()):
+        return logs
+    out = {}
+    for key, value in logs.items():
+        out.update(_flat_logs(value) if isinstance(value, dict) else {key: value})
+    return out
 
 
 def _format_logs(logs, return_dict):

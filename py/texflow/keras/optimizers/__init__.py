@@ -15,7 +15,7 @@ pairs through `optimizer.gradient_aggregator` (when set) before clipping and
 updating, so a strategy can all-reduce gradients there.
 """
 
-from ..serialization import deserialize_keras_object, serialize_keras_object
+from ..serialization import deserialize_keras_object, get_object, serialize_keras_object
 from . import schedules  # noqa: F401  (tf.keras.optimizers.schedules)
 from .base import Optimizer, clip_by_global_norm, clip_by_norm  # noqa: F401
 from .rules import SGD, Adagrad, Adam, AdamW, RMSprop
@@ -30,20 +30,14 @@ def get(identifier):
     >>> type(tf.keras.optimizers.get("rmsprop")).__name__
     'RMSprop'
     """
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, str):
-        cls = _ALIASES.get(identifier.lower())
-        if cls is None:
-            raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
-                             f"known names: {sorted(_ALIASES)}")
-        return cls()
-    if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, what="optimizer")
-    if isinstance(identifier, type) and issubclass(identifier, Optimizer):
-        return identifier()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (expected a "
-                     "name such as 'adam' or a tf.keras.optimizers.Optimizer)")
+    classes = dict(_ALIASES)
+    classes.update((cls.__name__, cls) for cls in _ALIASES.values())
+    if isinstance(identifier, str) and identifier.lower() in _ALIASES:
+        identifier = identifier.lower()
+    if callable(identifier) and not isinstance(identifier, (Optimizer, type)):
+        raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (expected "
+                         "a name such as 'adam' or a tf.keras.optimizers.Optimizer)")
+    return get_object(identifier, "optimizer", Optimizer, classes=classes)
 
 
 def serialize(optimizer):

@@ -7,6 +7,7 @@ import numpy as np
 
 from ...checkpoint.state import restore_pending
 from ...engine import scope as scopes
+from ...engine.trace import traced
 from ...engine.ndarray import NDArray
 from ...ops import elementwise as ew
 from ...ops import reduce as rd
@@ -26,6 +27,14 @@ class Optimizer:
 
     Subclasses implement `build(variables)` (make slots with
     `add_variable_from_reference`) and `update_step(gradient, variable, learning_rate)`.
+
+    >>> class Sign(tf.keras.optimizers.Optimizer):
+    ...     def update_step(self, gradient, variable, learning_rate, slots):
+    ...         variable.assign_sub(tf.sign(gradient) * learning_rate)
+    >>> v = tf.Variable([1.0])
+    >>> _ = Sign(0.5).apply_gradients([(tf.constant([3.0]), v)])
+    >>> v.numpy()
+    array([0.5], dtype=float32)
     """
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
@@ -53,7 +62,11 @@ class Optimizer:
         self.weight_decay, self.clipnorm = weight_decay, clipnorm
         self.clipvalue, self.global_clipnorm = clipvalue, global_clipnorm
         self.loss_scale_factor = loss_scale_factor
-        self.gradient_aggregator = None
+        # A tf.distribute strategy in effect at creation sums the replicas' gradients
+        # (across its workers too) before they are applied; None: applied as they are.
+        strategy = backend.distribute_strategy()
+        self.gradient_aggregator = None if strategy is None else strategy.extended.\
+            _gradient_aggregator(self)
         self.built = False
         self._slots = {}          # id(variable) -> (variable, {slot name: KerasVariable})
         self._slot_order = []     # the slot variables in creation order
@@ -199,17 +212,25 @@ class Optimizer:
                 raise ValueError(f"gradient of shape {tuple(g.shape)} for variable "
                                  f"{getattr(v, 'path', v.name)} of shape {tuple(v.shape)}")
         if self.gradient_aggregator is not None:
-            pairs = list(self.gradient_aggregator(pairs))
+            pairs = self.gradient_aggregator(pairs)
+            if pairs is None:  # held for the strategy's last replica, which applies the sum
+                return self._iterations
+            pairs = list(pairs)
         with scopes.scope():  # frees the update's intermediates; variables are kept
             grads = self._clip([g for g, _ in pairs])
-            lr = self.current_learning_rate()
+            # Traced by tf.function: the learning rate and step count stay tensors.
+            lr = self._learning_rate if traced() and self._schedule is None \
+                else self.current_learning_rate()
             for g, v in zip(grads, [v for _, v in pairs]):
                 slots = self._slots_of(v)
                 self._apply_weight_decay(v, lr)
                 self.update_step(g, v, lr, slots)
                 if getattr(v, "constraint", None) is not None:
                     v.assign(v.constraint(v))
-        self._iterations.assign(np.int32(self._iterations.item() + 1))
+        if traced():
+            self._iterations.assign_add(1)
+        else:
+            self._iterations.assign(np.int32(self._iterations.item() + 1))
         return self._iterations
 
     def _clip(self, grads):

@@ -2,6 +2,7 @@
 
 import math
 
+from ...engine.trace import traced
 from ...ops import elementwise as ew
 from ..serialization import serializable
 from .base import Optimizer
@@ -82,8 +83,13 @@ class Adam(Optimizer):
         super().build(variables)
 
     def update_step(self, gradient, variable, learning_rate, slots):
-        t = self._iterations.item() + 1
-        alpha = learning_rate * math.sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
+        if traced():  # tf.function: the step count is read when the step runs
+            t = ew.cast(ew.add(self._iterations, 1), "float32")
+            alpha = ew.div(ew.mul(ew.sqrt(ew.sub(1.0, ew.pow(self.beta_2, t))), learning_rate),
+                           ew.sub(1.0, ew.pow(self.beta_1, t)))
+        else:
+            t = self._iterations.item() + 1
+            alpha = learning_rate * math.sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
         m, v = slots["momentum"], slots["velocity"]
         m.assign_add(ew.mul(ew.sub(gradient, m), 1 - self.beta_1))
         v.assign_add(ew.mul(ew.sub(ew.square(gradient), v), 1 - self.beta_2))
@@ -102,7 +108,11 @@ class Adam(Optimizer):
 
 @serializable(_MODULE)
 class AdamW(Adam):
-    """Adam with decoupled weight decay (`var -= var * weight_decay * lr` each step)."""
+    """Adam with decoupled weight decay (`var -= var * weight_decay * lr` each step).
+
+    >>> tf.keras.optimizers.AdamW().get_config()["weight_decay"]
+    0.004
+    """
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
                  epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
@@ -119,7 +129,14 @@ class AdamW(Adam):
 class RMSprop(Optimizer):
     """RMSprop, Keras 3's rule: `ms = rho * ms + (1 - rho) * g^2` (from 0),
     `inc = lr * g / sqrt(ms + epsilon)` (centered: `ms - mg^2 + epsilon`), then
-    `var -= inc` or, with momentum, `mom = momentum * mom + inc; var -= mom`."""
+    `var -= inc` or, with momentum, `mom = momentum * mom + inc; var -= mom`.
+
+    >>> opt = tf.keras.optimizers.RMSprop(learning_rate=0.1)
+    >>> v = tf.Variable([1.0])
+    >>> _ = opt.apply_gradients([(tf.constant([1.0]), v)])
+    >>> round(float(v.numpy()[0]), 4)
+    0.6838
+    """
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
@@ -168,7 +185,14 @@ class RMSprop(Optimizer):
 @serializable(_MODULE)
 class Adagrad(Optimizer):
     """Adagrad, Keras 3's rule: `acc += g^2` (from initial_accumulator_value),
-    `var -= lr * g / sqrt(acc + epsilon)`."""
+    `var -= lr * g / sqrt(acc + epsilon)`.
+
+    >>> opt = tf.keras.optimizers.Adagrad(learning_rate=0.1)
+    >>> v = tf.Variable([1.0])
+    >>> _ = opt.apply_gradients([(tf.constant([1.0]), v)])
+    >>> round(float(v.numpy()[0]), 4)
+    0.9047
+    """
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,

@@ -14,7 +14,14 @@ _MODULE = "keras.optimizers.schedules"
 
 @serializable(_MODULE)
 class LearningRateSchedule:
-    """Base class: `schedule(step)` returns the learning rate at `step`."""
+    """Base class: `schedule(step)` returns the learning rate at `step`.
+
+    >>> class Halving(tf.keras.optimizers.schedules.LearningRateSchedule):
+    ...     def __call__(self, step):
+    ...         return 0.1 / 2 ** (step // 100)
+    >>> Halving()(250)
+    0.025
+    """
 
     def __call__(self, step):
         raise NotImplementedError(f"{type(self).__name__} must implement __call__(step)")
@@ -27,8 +34,30 @@ class LearningRateSchedule:
         return cls(**config)
 
 
+class _StepDecay(LearningRateSchedule):
+    """A rate decaying with step / decay_steps (floored when `staircase`)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name=None):
+        if decay_steps <= 0:
+            raise ValueError(f"Argument `decay_steps` must be > 0. Received: "
+                             f"decay_steps={decay_steps}")
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps, self.decay_rate = decay_steps, decay_rate
+        self.staircase, self.name = staircase, name or type(self).__name__
+
+    def _progress(self, step):
+        p = float(step) / self.decay_steps
+        return math.floor(p) if self.staircase else p
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
 @serializable(_MODULE)
-class ExponentialDecay(LearningRateSchedule):
+class ExponentialDecay(_StepDecay):
     """initial_learning_rate * decay_rate ** (step / decay_steps) (the exponent floored
     when `staircase`).
 
@@ -37,25 +66,8 @@ class ExponentialDecay(LearningRateSchedule):
     (0.1, 0.05, 0.025)
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="ExponentialDecay"):
-        if decay_steps <= 0:
-            raise ValueError(f"Argument `decay_steps` must be > 0. Received: "
-                             f"decay_steps={decay_steps}")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate = decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
-
     def __call__(self, step):
-        p = float(step) / self.decay_steps
-        if self.staircase:
-            p = math.floor(p)
-        return float(self.initial_learning_rate) * float(self.decay_rate) ** p
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+        return float(self.initial_learning_rate) * float(self.decay_rate) ** self._progress(step)
 
 
 @serializable(_MODULE)
@@ -86,31 +98,26 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 
 @serializable(_MODULE)
-class InverseTimeDecay(LearningRateSchedule):
-    """initial_learning_rate / (1 + decay_rate * step / decay_steps)."""
+class InverseTimeDecay(_StepDecay):
+    """initial_learning_rate / (1 + decay_rate * step / decay_steps).
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="InverseTimeDecay"):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate = decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
+    >>> tf.keras.optimizers.schedules.InverseTimeDecay(0.1, 10, 1.0)(10)
+    0.05
+    """
 
     def __call__(self, step):
-        p = float(step) / self.decay_steps
-        if self.staircase:
-            p = math.floor(p)
-        return float(self.initial_learning_rate) / (1.0 + float(self.decay_rate) * p)
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+        return float(self.initial_learning_rate) / (
+            1.0 + float(self.decay_rate) * self._progress(step))
 
 
 @serializable(_MODULE)
 class PolynomialDecay(LearningRateSchedule):
     """Decays from initial_learning_rate to end_learning_rate over decay_steps along
-    (1 - step / decay_steps) ** power (then stays at the end, unless `cycle`)."""
+    (1 - step / decay_steps) ** power (then stays at the end, unless `cycle`).
+
+    >>> tf.keras.optimizers.schedules.PolynomialDecay(0.1, 10, 0.0)(5)
+    0.05
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
                  cycle=False, name="PolynomialDecay"):
@@ -137,7 +144,11 @@ class PolynomialDecay(LearningRateSchedule):
 @serializable(_MODULE)
 class CosineDecay(LearningRateSchedule):
     """Cosine decay from initial_learning_rate to alpha * initial over decay_steps (after
-    an optional linear warmup to warmup_target over warmup_steps)."""
+    an optional linear warmup to warmup_target over warmup_steps).
+
+    >>> tf.keras.optimizers.schedules.CosineDecay(0.1, 10)(10)
+    0.0
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name="CosineDecay",
                  warmup_target=None, warmup_steps=0):

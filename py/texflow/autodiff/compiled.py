@@ -1,0 +1,149 @@
+"""A traced function's replayable form: `ConcreteFunction`.
+
+A trace (engine/trace.py) is a list of steps over numbered slots. Planning
+it once gives, per step, the slots whose values die there, so a replay frees
+every intermediate right after its last use (its GPU buffer or texture goes
+back to the pool and is reused by the next step that needs that size), and
+runs inside its own scope so that nothing else is left behind. Chains of
+elementwise ops are fused first (autodiff/fusion.py). Replaying calls the same
+kernels eager execution calls, so results are identical to eager ones.
+"""
+
+from ..engine import scope as scopes
+from ..engine.ndarray import NDArray
+from ..engine.run import run_op, run_view
+from ..engine.trace import Slot, slots_in, step_reads
+from .fusion import fuse
+
+FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
+
+_OP, _ASSIGN, _HOST, _VIEW = "op", "assign", "host", "view"
+
+
+class ConcreteFunction:
+    """One trace of a `tf.function`, for one input signature; calling it replays.
+
+    Attributes: `name`, `structured_input_signature` (the specs of the traced
+    tensor arguments), `num_steps` (steps after fusion), `num_traced_ops` (ops
+    recorded before fusion).
+    """
+
+    def __init__(self, name, tracer, outputs, specs, bind):
+        self.name = name
+        self.structured_input_signature = specs
+        self._bind = bind               # the call's arguments -> flat list of tensors
+        self._num_args = tracer.num_args
+        self.num_traced_ops = sum(1 for s in tracer.steps if s[0] == _OP)
+        template = [None] * tracer.num_slots
+        for slot, value in tracer.captures:
+            template[slot] = value
+        self._template = template
+        self._captured = {slot for slot, _ in tracer.captures}
+        self._outputs = outputs
+        out_slots = set()
+        slots_in(outputs, out_slots)
+        self._unfused = list(tracer.steps)
+        self._steps = fuse(self._unfused, tracer.meta, out_slots, tracer.state_slots) \
+            if FUSION[0] else self._unfused
+        self.num_steps = len(self._steps)
+        self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
+
+    def __call__(self, *args, **kwargs):
+        return self._replay(self._bind(args, kwargs))
+
+    def _replay(self, tensors):
+        if len(tensors) != self._num_args:
+            raise TypeError(f"{self.name}: this concrete function takes {self._num_args} "
+                            f"tensors, received {len(tensors)}")
+        values = list(self._template)
+        values[:self._num_args] = tensors
+        # An outer GradientTape needs every op (a fused kernel has no gradient) and every
+        # intermediate for its backward pass.
+        taped = bool(scopes.recorders())
+        free = None if taped else self._free
+        steps = self._unfused if taped else self._steps
+        s = scopes.Scope(self.name)
+        s.__enter__()
+        result = None
+        try:
+            for i, step in enumerate(steps):
+                kind = step[0]
+                if kind is _OP:
+                    _, op, ins, attrs, outs, view = step
+                    inputs = [values[k] for k in ins]
+                    if view is not None:
+                        values[outs[0]] = run_view(op, inputs[0], view, attrs)
+                    elif len(outs) == 1:
+                        values[outs[0]] = run_op(op, inputs, attrs or None)
+                    else:
+                        for k, y in zip(outs, run_op(op, inputs, attrs or None)):
+                            values[k] = y
+                elif kind is _ASSIGN:
+                    values[step[1]].assign(values[step[2]])
+                elif kind is _VIEW:
+                    values[step[3]] = values[step[1]]._view(step[2])
+                else:
+                    _run_host(step, values)
+                if free is not None:
+                    for k in free[i]:
+                        values[k].dispose()
+            result = _fill(self._outputs, values, self._captured)
+        finally:
+            s.end(result)
+        return result
+
+    def __repr__(self):
+        return (f"<texflow ConcreteFunction {self.name} ({self.num_traced_ops} ops traced, "
+                f"{self.num_steps} steps)>")
+
+
+def _run_host(step, values):
+    _, fn, args, kwargs, outs = step
+    result = fn(*_fill(args, values), **_fill(kwargs, values))
+    flat = []
+    _flatten(result, flat)
+    for k, y in zip(outs, flat):
+        values[k] = y
+
+
+def _plan_frees(steps, out_slots, captured, num_args):
+    """Per step, the op-output slots whose value is used for the last time there."""
+    last = {}
+    made = []
+    for i, step in enumerate(steps):
+        for k in step_reads(step):
+            last[k] = i
+        if step[0] is _OP:
+            made.extend((k, i) for k in step[4])
+    free = [[] for _ in steps]
+    for k, i in made:
+        if k in out_slots or k in captured or k < num_args:
+            continue
+        free[max(last.get(k, i), i)].append(k)
+    return free
+
+
+def _fill(value, values, fresh=()):
+    """`value` with Slots replaced by their values (a new view for a captured one, so
+    that the caller may dispose what it gets)."""
+    if isinstance(value, Slot):
+        x = values[value.index]
+        return x._view(x.shape) if value.index in fresh else x
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*[_fill(v, values, fresh) for v in value])
+    if isinstance(value, (list, tuple)):
+        return type(value)(_fill(v, values, fresh) for v in value)
+    if isinstance(value, dict):
+        return {k: _fill(v, values, fresh) for k, v in value.items()}
+    return value
+
+
+def _flatten(value, out):
+    if isinstance(value, NDArray):
+        out.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _flatten(v, out)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _flatten(v, out)

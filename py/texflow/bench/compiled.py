@@ -1,0 +1,137 @@
+"""Eager against `tf.function` (traced, fused, replayed) in the same run, natively and
+inside Pyodide: the 8-op elementwise chain on 1M elements, Keras Adam's update of
+the MLP's variables, and one MLP 784-128-10 training step (batch 64, Adam).
+
+Each case is timed with its result read back (`await y.data()`), as the other
+cases are; "issue" is the Python time of one call before that read (GPU work
+is asynchronous). Launches are `tf.memory()["num_launches"]` per call.
+"""
+
+import statistics
+import time
+
+import numpy as np
+
+from .cases import CHAIN, ELEMENTS, MLP_BATCH
+
+CHAIN_CASE = "chain of 8 ops, 1M"
+ADAM_CASE = "Adam update, MLP variables"
+MLP_CASE = "MLP step 784-128-10, batch 64, Adam"
+
+
+async def measure_compiled(backend, quick=False):
+    """{case: {"eager"|"compiled": (ms, issue ms, launches)}} on `backend`."""
+    import texflow as tf
+
+    tf.set_backend(backend)
+    rng = np.random.default_rng(0)
+    results = {}
+
+    async def bench(case, fns):
+        row = {}
+        for mode, fn in fns.items():
+            for _ in range(2):  # warm up: trace, compile kernels, fill pools
+                await (fn()).data()
+            before = tf.memory()["num_launches"]
+            await (fn()).data()
+            launches = tf.memory()["num_launches"] - before
+            times, issues = [], []
+            start = time.perf_counter()
+            runs = 3 if quick else 20
+            while len(times) < runs and (len(times) < 3 or time.perf_counter() - start < 3):
+                t0 = time.perf_counter()
+                y = fn()
+                t1 = time.perf_counter()
+                await y.data()
+                times.append((time.perf_counter() - t0) * 1000)
+                issues.append((t1 - t0) * 1000)
+            row[mode] = (statistics.median(times), statistics.median(issues), launches)
+        results[case] = row
+
+    x = tf.constant(rng.normal(size=ELEMENTS).astype(np.float32))
+
+    def chain(z):
+        for step in CHAIN:
+            name, *arg = step.split()
+            z = getattr(tf, name)(z, float(arg[0])) if arg else getattr(tf, name)(z)
+        return z
+    compiled_chain = tf.function(chain)
+    await bench(CHAIN_CASE, {"eager": lambda: chain(x), "compiled": lambda: compiled_chain(x)})
+
+    def mlp():
+        tf.keras.utils.set_random_seed(1)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(128, activation="relu"),
+                                     tf.keras.layers.Dense(10)])
+        model.build((None, 784))
+        return model, tf.keras.optimizers.Adam(0.001)
+
+    features = tf.constant(rng.random((MLP_BATCH, 784)).astype(np.float32))
+    labels = tf.constant(rng.integers(0, 10, MLP_BATCH).astype(np.int32))
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    fns = {}
+    for mode in ("eager", "compiled"):
+        model, opt = mlp()
+        grads = [tf.constant(rng.normal(size=tuple(v.shape)).astype(np.float32) * 1e-3)
+                 for v in model.trainable_variables]
+
+        def update(model=model, opt=opt, grads=grads):
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return model.trainable_variables[-1] * 1.0
+        fns[mode] = update if mode == "eager" else tf.function(update)
+    await bench(ADAM_CASE, fns)
+
+    fns = {}
+    for mode in ("eager", "compiled"):
+        model, opt = mlp()
+
+        def step(x, y, model=model, opt=opt):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        run = step if mode == "eager" else tf.function(step)
+        fns[mode] = lambda run=run: run(features, labels)
+    await bench(MLP_CASE, fns)
+    return results
+
+
+TARGETS = {CHAIN_CASE: "1 launch, >= 3x faster compiled",
+           ADAM_CASE: "<= 1 launch per variable",
+           MLP_CASE: "compiled <= 0.5x eager"}
+
+
+def table(backend, rows, out):
+    """Appends the eager/compiled table of one backend to `out` (lines)."""
+    out.append("")
+    out.append(f"eager vs tf.function, backend {backend} (ms per call with readback; issue = "
+               "Python time of the call; speed-up = eager / compiled)")
+    out.append("")
+    out.append("| case | eager ms | compiled ms | speed-up | eager issue | compiled issue "
+               "| launches eager -> compiled | target |")
+    out.append("|---|---:|---:|---:|---:|---:|---|---|")
+    for case, row in rows.items():
+        (e, ei, el), (c, ci, cl) = row["eager"], row["compiled"]
+        out.append(f"| {case} | {e:.3f} | {c:.3f} | {e / c:.2f}x | {ei:.3f} | {ci:.3f} "
+                   f"| {el} -> {cl} | {TARGETS[case]} |")
+
+
+def measure_native(backends, quick, out):
+    import asyncio
+
+    for backend in backends:
+        import texflow as tf
+        if backend not in tf.available_backends():
+            out.append(f"\n(backend {backend} is not available here: skipped)")
+            continue
+        table(f"{backend} (native)", asyncio.run(measure_compiled(backend, quick)), out)
+
+
+def measure_browser(page, backend, quick):
+    import json
+
+    return json.loads(page.evaluate(
+        "async ([b, q]) => await pyodide.runPythonAsync(`"
+        "import json\nfrom texflow.bench.compiled import measure_compiled\n"
+        "json.dumps(await measure_compiled('${b}', ${q ? 'True' : 'False'}))`)",
+        [backend, quick]))

@@ -1,0 +1,248 @@
+"""`texflow bench --multiworker`: the multi-worker tutorial's MNIST CNN trained data-parallel
+through the coordinator by 1, 2 and 4 native workers and 2 browser workers (headless worker
+pages): step time, samples per second, the share of each step spent in the all-reduce, and
+the recovery time after a worker is killed and restarted; with `--tf-python`, TensorFlow's
+MultiWorkerMirroredStrategy on the same model, batch and machine, in the same run.
+
+Every worker is its own process (browser workers are pages of one headless Chromium) and
+uses one BLAS thread, so N workers ask for N cores, as on N machines. A benchmark prints
+what it measured; tests never assert times.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from .collective import CoordinatorProcess, ROOT, _free_ports
+
+JOB = Path(__file__).with_name("multiworker_job.py")
+ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+           PYTHONUNBUFFERED="1")
+
+
+class Proc:
+    """A worker process whose JSON lines are collected as they come (`lines`)."""
+
+    def __init__(self, argv):
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, env=ENV)
+        self.lines, self.bench, self.text = [], None, []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.text.append(line)
+            if line.startswith("BENCH "):
+                self.bench = json.loads(line[6:])
+            elif line.startswith("{"):
+                self.lines.append(json.loads(line))
+
+    def wait(self, timeout=3600):
+        self.proc.wait(timeout)
+        self.thread.join(30)
+        if self.bench is None:
+            raise RuntimeError("a benchmark worker printed no result:\n" +
+                               "".join(self.text[-60:]))
+        return self.bench
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def _worker(coordinator, steps, batch, task_id):
+    return Proc([sys.executable, "-m", "texflow.cli", "worker", "--coordinator",
+                 coordinator.url, "--token", coordinator.token, "--task-id", str(task_id),
+                 str(JOB), "--", str(steps), str(batch)])
+
+
+def _summary(results):
+    """The group's figures from every rank's: the slowest rank's step sets the pace."""
+    step = max(r["step_ms"] for r in results)
+    return {"step_ms": step, "samples_per_s": results[0]["batch"] * len(results) * 1e3 / step,
+            "comm_share": max(r["comm_share"] for r in results),
+            "backend": results[0]["backend"]}
+
+
+def measure_alone(steps, batch):
+    """One process, no coordinator: the single-worker baseline."""
+    p = Proc([sys.executable, str(JOB), str(steps), str(batch), "alone"])
+    result = p.wait()
+    return {"step_ms": result["step_ms"], "samples_per_s": result["samples_per_s"],
+            "comm_share": 0.0, "backend": result["backend"]}
+
+
+def measure_native(workers, steps, batch):
+    coordinator = CoordinatorProcess(num_workers=workers)
+    procs = [_worker(coordinator, steps, batch, i) for i in range(workers)]
+    try:
+        return _summary([p.wait() for p in procs])
+    finally:
+        for p in procs:
+            p.kill()
+        coordinator.stop()
+
+
+def measure_recovery(steps, batch, kill_at):
+    """Two native workers; rank 1 is killed after step `kill_at` and started again at once.
+    Returns seconds from the kill to: the loss noticed, the restarted worker joined, the
+    state synced, and the survivor's first step done."""
+    coordinator = CoordinatorProcess(num_workers=2)
+    procs = [_worker(coordinator, steps, batch, i) for i in range(2)]
+    restarted = None
+    try:
+        survivor = procs[0]
+        while not any(line.get("step", -1) >= kill_at for line in survivor.lines):
+            if survivor.proc.poll() is not None:
+                raise RuntimeError("the survivor ended early:\n" + "".join(survivor.text[-40:]))
+            time.sleep(0.01)
+        t_kill = time.time()
+        procs[1].kill()
+        restarted = _worker(coordinator, steps, batch, 1)
+        result = survivor.wait()
+        restarted.wait()
+        logs = [line for line in survivor.lines if "log" in line and line["t"] > t_kill]
+        noticed = next(line["t"] for line in logs if line["log"].startswith("[recovery] step"))
+        synced = next(line["t"] for line in logs
+                      if line["log"].startswith("[recovery] generation"))
+        first = next(line["t"] for line in survivor.lines
+                     if "step" in line and line["t"] > synced)
+        record = [r for r in result["recoveries"] if r["event"] == "recover"][0]
+        return {"noticed_s": noticed - t_kill, "synced_s": synced - t_kill,
+                "first_step_s": first - t_kill, "sync_ms": record["sync_s"] * 1e3,
+                "after_generation_s": record["first_step_s"]}
+    finally:
+        for p in procs + [restarted]:
+            if p is not None:
+                p.kill()
+        coordinator.stop()
+
+
+def measure_browser(steps, batch, workers=2):
+    from .collective_browser import _browser
+
+    coordinator = CoordinatorProcess(job_args=[str(steps), str(batch)], job=JOB,
+                                     num_workers=workers)
+    pw, browser = _browser()
+    try:
+        context = browser.new_context()
+        pages = []
+        for _ in range(workers):
+            page = context.new_page()
+            page.goto(f"{coordinator.origin}/#token={coordinator.token}")
+            pages.append(page)
+        results = []
+        for page in pages:
+            page.wait_for_function("() => texflowWorkerPage.exitCode !== null",
+                                   timeout=3_600_000)
+            text = page.inner_text("#out")
+            found = [line for line in text.splitlines() if line.startswith("BENCH ")]
+            if not found:
+                raise RuntimeError(f"a browser worker printed no result:\n{text[-3000:]}")
+            results.append(json.loads(found[0][6:]))
+        return _summary(results), browser.version
+    finally:
+        browser.close()
+        pw.stop()
+        coordinator.stop()
+
+
+def measure_tensorflow(python, workers, steps, batch):
+    """TensorFlow's MultiWorkerMirroredStrategy on the same CNN and per-worker batch
+    (scripts/bench_tf_multiworker.py); None if it fails."""
+    script = ROOT / "scripts" / "bench_tf_multiworker.py"
+    ports = ",".join(map(str, _free_ports(workers)))
+    env = dict(ENV, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="")
+    procs = [subprocess.Popen([python, str(script), str(i), ports, str(steps), str(batch)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for i in range(workers)]
+    outs = [p.communicate(timeout=1800) for p in procs]
+    if procs[0].returncode:
+        print(f"[bench] TensorFlow failed: {outs[0][1][-2000:]}", file=sys.stderr)
+        return None
+    return json.loads(outs[0][0].strip().splitlines()[-1])
+
+
+def _f(value, digits=1):
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def tables(native, browser, recovery, tf, out):
+    base = native[1]["samples_per_s"]
+    out += ["", "MNIST CNN (the tutorial's), data-parallel through the coordinator; per-worker "
+            "batch fixed, global batch = workers x batch; step ms = the slowest rank's median",
+            "", "| workers | step ms | samples/s | vs 1 worker | all-reduce share | "
+            "TensorFlow MWMS step ms | TensorFlow samples/s |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for n, r in sorted(native.items()):
+        t = (tf or {}).get(n)
+        out.append(f"| {n} native{' (alone)' if n == 1 else ''} | {_f(r['step_ms'])} | "
+                   f"{_f(r['samples_per_s'], 0)} | {r['samples_per_s'] / base:.2f}x | "
+                   f"{r['comm_share']:.0%} | {_f(t and t['step_ms'])} | "
+                   f"{_f(t and t['samples_per_s'], 0)} |")
+    if browser:
+        r, version = browser
+        out.append(f"| 2 browser ({r['backend']}) | {_f(r['step_ms'])} | "
+                   f"{_f(r['samples_per_s'], 0)} | {r['samples_per_s'] / base:.2f}x | "
+                   f"{r['comm_share']:.0%} | – | – |")
+        out.append(f"\nbrowser: Chromium {version} (headless, software GPU)")
+    if recovery:
+        out += ["", "Recovery: 2 native workers, rank 1 killed mid-epoch and started again at "
+                "once (seconds after the kill)", "",
+                "| loss noticed | state synced (restart, join, sync) | survivor's first step | "
+                "state sync | first step after the new generation |", "|---:|---:|---:|---:|---:|",
+                f"| {recovery['noticed_s']:.2f} | {recovery['synced_s']:.2f} | "
+                f"{recovery['first_step_s']:.2f} | {recovery['sync_ms']:.0f} ms | "
+                f"{recovery['after_generation_s']:.2f} |"]
+    out += ["", "Targets (ratios from this run)", "", "| case | measured | target |",
+            "|---|---:|---|"]
+    if 2 in native:
+        ratio = native[2]["samples_per_s"] / base
+        out.append(f"| 2 native vs 1, samples/s | {ratio:.2f}x | >= 1.6x: "
+                   f"{'met' if ratio >= 1.6 else 'NOT met'} |")
+    if recovery:
+        s = recovery["first_step_s"]
+        out.append(f"| recovery, kill to survivor's next step | {s:.2f} s | < 5 s: "
+                   f"{'met' if s < 5 else 'NOT met'} |")
+
+
+def main(args):
+    import platform
+
+    quick = args.quick
+    steps, batch = (12, 64) if quick else (30, 64)
+    out = [f"texflow bench --multiworker, {time.strftime('%Y-%m-%d %H:%M')}, "
+           f"{platform.machine()}, {os.cpu_count()} cores (load average "
+           f"{os.getloadavg()[0]:.1f} at the start), one BLAS thread per worker"]
+
+    def step(what):
+        print(f"[bench] {what} ...", file=sys.stderr, flush=True)
+
+    counts = [int(k) for k in args.workers.split(",")] if args.workers else [1, 2, 4]
+    native, tf = {}, None
+    for n in counts:
+        step(f"texflow, {n} native worker(s)")
+        native[n] = measure_alone(steps, batch) if n == 1 else \
+            measure_native(n, steps, batch)
+    if 1 not in native:
+        native[1] = measure_alone(steps, batch)
+    if args.tf_python:
+        tf = {}
+        for n in counts:
+            step(f"TensorFlow MultiWorkerMirroredStrategy, {n} worker(s)")
+            tf[n] = measure_tensorflow(args.tf_python, n, steps, batch)
+    step("recovery: kill a native worker and restart it")
+    recovery = measure_recovery(steps + 10, batch, kill_at=8)
+    browser = None
+    if not args.no_browser:
+        step("texflow, 2 browser workers")
+        browser = measure_browser(max(6, steps // 3), batch)
+    tables(native, browser, recovery, tf, out)
+    from . import report
+    report(out, "multiworker")
+    return 0

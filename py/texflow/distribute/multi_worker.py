@@ -1,0 +1,196 @@
+"""MultiWorkerMirroredStrategy: synchronous training over workers through the coordinator.
+
+How a worker finds its group, in order:
+
+1. `TEXFLOW_COORDINATOR` (and `TEXFLOW_TOKEN`) set, as `texflow worker` and the
+   worker page set them: it connects there and the coordinator assigns its rank
+   (TF_CONFIG is not needed; if set, its task asks for the matching rank).
+2. TF_CONFIG with more than one "chief"/"worker" task, as TensorFlow's tutorials set
+   it: the chief (the "chief" task, else worker 0) starts a coordinator in its own
+   process at its own TF_CONFIG address, and every task connects to it asking for
+   its rank (chief 0, then the workers in order). The join token is $TEXFLOW_TOKEN,
+   else one derived from the cluster, so processes started with the same TF_CONFIG
+   find each other as TensorFlow's do (set TEXFLOW_TOKEN where others could reach
+   the port: TensorFlow's gRPC servers take anyone).
+3. Neither: a single worker (TensorFlow's "Single-worker MultiWorkerMirroredStrategy").
+
+Each worker has one replica (on its active backend). Gradients of a step cross the
+workers in one all-reduce message; variables start from the chief's values
+(broadcast on the first step), so workers whose initializers drew differently still
+train one model.
+"""
+
+import atexit
+import hashlib
+import json
+import logging
+import os
+import time
+
+from ..errors import UnavailableError
+from . import cluster_resolver as resolvers
+from .strategy import Strategy, StrategyExtended
+from .values import CommunicationOptions
+
+log = logging.getLogger("texflow.distribute")
+
+CONNECT_TIMEOUT = 300.0   # seconds to wait for every worker (TensorFlow waits as long)
+
+
+class CollectiveExtended(StrategyExtended):
+    """The multi-worker strategy's workings: `group` is the collective.Group (None for a
+    single worker), `coordinator` the CoordinatorThread the chief started (or None)."""
+
+    def __init__(self, strategy, cluster_resolver, communication_options):
+        super().__init__(strategy, (None,))
+        self.communication_options = communication_options or CommunicationOptions()
+        self.group = None
+        self.coordinator = None
+        resolver = cluster_resolver or resolvers.TFConfigClusterResolver()
+        spec = resolver.cluster_spec()
+        if os.environ.get("TEXFLOW_COORDINATOR"):
+            self._join_given(resolver, spec)
+        elif spec and resolvers.num_sync_workers(spec) > 1:
+            self._join_tf_config(resolver, spec)
+        else:
+            self.resolver = resolver
+        if self.group is not None:
+            self.worker_count, self.worker_index = self.group.size, self.group.rank
+            from .recovery_keras import KerasRecovery  # fit outlives lost workers
+            self.recovery = KerasRecovery(self)
+            self.recovery.at_connect()
+
+    def _join_given(self, resolver, spec):
+        from . import collective
+        wanted = None
+        if spec and resolver.task_type in resolvers.JOB_ORDER:
+            wanted = resolvers.rank_of(spec, resolver.task_type, resolver.task_id)
+        self.group = collective.connect(task_type=resolver.task_type or "worker",
+                                        task_id=wanted, timeout=CONNECT_TIMEOUT)
+        if not spec:
+            workers = [f"texflow-worker-{i}" for i in range(self.group.size)]
+            spec = resolvers.ClusterSpec({"worker": workers})
+        task_type, task_id = resolvers.task_of(spec, self.group.rank)
+        self.resolver = resolvers.SimpleClusterResolver(spec, task_type=task_type,
+                                                        task_id=task_id)
+        atexit.register(self._leave)
+
+    def _join_tf_config(self, resolver, spec):
+        from . import collective
+        task_type, task_id = resolver.task_type, resolver.task_id
+        if task_type is None or task_id is None:
+            raise ValueError(f"TF_CONFIG gives a cluster but no task ({{'type': ..., 'index': "
+                             f"...}}): {spec!r}")
+        rank = resolvers.rank_of(spec, task_type, task_id)
+        size = resolvers.num_sync_workers(spec)
+        chief = spec.task_address(*resolvers.task_of(spec, 0))
+        host, port = _host_port(chief)
+        token = os.environ.get("TEXFLOW_TOKEN") or _cluster_token(spec)
+        if rank == 0:
+            from ..coordinator import CoordinatorThread
+            self.coordinator = CoordinatorThread(num_workers=size, host=host, port=port,
+                                                 token=token).start()
+            log.info("texflow: chief %s:%d started the coordinator for %d workers",
+                     host, port, size)
+        url = f"ws://{_url_host(host)}:{port}/ws"
+        self.group = _connect_retrying(collective, url, token, task_type, rank)
+        self.resolver = resolver
+        atexit.register(self._leave)
+
+    def _leave(self):
+        """At exit: the others first (the chief's coordinator serves them until they
+        leave), then the chief."""
+        try:
+            if self.coordinator is not None:
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline and _others_connected(self.coordinator):
+                    time.sleep(0.05)
+            if self.group is not None:
+                self.group.close()
+        except Exception:  # exiting anyway; the others see this worker leave
+            pass
+        finally:
+            if self.coordinator is not None:
+                self.coordinator.stop()
+
+    # -- collectives -------------------------------------------------------------------
+
+    def _timeout(self):
+        return self.communication_options.timeout_seconds
+
+    def _cross_worker(self, arrays, op="sum"):
+        return list(self.group.all_reduce(list(arrays), op=op, timeout=self._timeout()))
+
+    def _gather_workers(self, arrays):
+        return list(self.group.all_gather(list(arrays), timeout=self._timeout()))
+
+    def _broadcast_from_chief(self, arrays):
+        got = self.group.broadcast(list(arrays), root=0, timeout=self._timeout())
+        return list(got)
+
+
+class MultiWorkerMirroredStrategy(Strategy):
+    """Synchronous training on several workers (native processes, browser pages, or
+    both) through a texflow coordinator (`tf.distribute.MultiWorkerMirroredStrategy`).
+
+    Args:
+        cluster_resolver: where the cluster and this task come from (default:
+            TFConfigClusterResolver, i.e. TF_CONFIG); see the module docstring.
+        communication_options: a CommunicationOptions (its timeout_seconds bounds each
+            collective; every implementation goes through the coordinator).
+
+    >>> strategy = tf.distribute.MultiWorkerMirroredStrategy()   # no TF_CONFIG: one worker
+    >>> strategy.num_replicas_in_sync
+    1
+    """
+
+    def __init__(self, cluster_resolver=None, communication_options=None):
+        super().__init__(CollectiveExtended(self, cluster_resolver, communication_options))
+        ext = self.extended
+        kind = "Multi-worker" if ext.worker_count > 1 else "Single-worker"
+        log.info("texflow: %s MultiWorkerMirroredStrategy: worker %d of %d, communication = "
+                 "%s", kind, ext.worker_index, ext.worker_count,
+                 ext.communication_options.implementation)
+
+    @property
+    def cluster_resolver(self):
+        """The cluster and this task (task_type, task_id: the coordinator's rank)."""
+        return self.extended.resolver
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def _host_port(address):
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"a TF_CONFIG address must be host:port; received {address!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _url_host(host):
+    return f"[{host}]" if ":" in host else host
+
+
+def _cluster_token(spec):
+    text = json.dumps(spec.as_dict(), sort_keys=True)
+    return hashlib.sha256(b"texflow TF_CONFIG " + text.encode()).hexdigest()[:32]
+
+
+def _connect_retrying(collective, url, token, task_type, rank):
+    """Connects, trying again while the chief's coordinator is not up yet."""
+    deadline = time.monotonic() + CONNECT_TIMEOUT
+    while True:
+        try:
+            return collective.connect(url, token, task_type=task_type, task_id=rank,
+                                      timeout=max(1.0, deadline - time.monotonic()))
+        except (UnavailableError, OSError) as e:
+            if time.monotonic() > deadline:
+                raise UnavailableError(f"no coordinator at {url} (the chief's TF_CONFIG "
+                                       f"address) after {CONNECT_TIMEOUT:.0f} s: {e}") from e
+            time.sleep(0.25)
+
+
+def _others_connected(thread):
+    members = thread.coordinator.membership.members
+    return any(slot.alive and rank != 0 for rank, slot in list(members.items()))

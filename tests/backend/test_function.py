@@ -1,0 +1,248 @@
+"""tf.function on every backend: traced once per signature, replayed with the same
+results as eager execution (every op family), side effects at trace time only,
+Variables, GradientTape and optimizers inside, launch counters, and no memory left
+behind by a replay."""
+
+import io
+
+import numpy as np
+
+import texflow as tf
+from harness import each_backend, memory, raises
+
+
+def _families():
+    """One function per op family: (name, fn, argument arrays)."""
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=(3, 4)).astype(np.float32)
+    b = rng.normal(size=(4,)).astype(np.float32)
+    img = rng.normal(size=(2, 5, 5, 3)).astype(np.float32)
+    k = rng.normal(size=(3, 3, 3, 4)).astype(np.float32)
+    idx = np.array([2, 0, 1], np.int32)
+    return [
+        ("unary", lambda x: tf.exp(tf.tanh(x)) - tf.abs(x) + tf.sqrt(tf.square(x) + 1.0), [a]),
+        ("binary_broadcast", lambda x, y: tf.maximum(x * y - 0.5, y / 3.0) ** 2, [a, b]),
+        ("cast_where", lambda x: tf.where(x > 0, tf.cast(x * 4.0, tf.int32), -1), [a]),
+        ("compare_logical", lambda x, y: tf.cast(tf.logical_and(x > y, x < 1.0), tf.float32),
+         [a, b]),
+        ("reduce", lambda x: (tf.reduce_sum(x, axis=1), tf.reduce_max(x), tf.reduce_mean(x, 0),
+                              tf.argmax(x, axis=1)), [a]),
+        ("matmul", lambda x, y: tf.matmul(x, tf.reshape(y, [4, 1])) + tf.matmul(x, x,
+                                                                                 transpose_b=True),
+         [a, b]),
+        ("conv_pool", lambda x, w: tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, w, 1, "SAME")),
+                                                    2, 2, "VALID"), [img, k]),
+        ("movement", lambda x, i: (tf.transpose(x), tf.concat([x, x * 2.0], axis=0)[1:5, ::2],
+                                   tf.gather(x, i), tf.reshape(x, [2, 6]), tf.expand_dims(x, 0)),
+         [a, idx]),
+        ("nn", lambda x, i: (tf.nn.softmax(x), tf.nn.sparse_softmax_cross_entropy_with_logits(
+            i, x[:, :3]), tf.nn.sigmoid(x), tf.nn.log_softmax(x)), [a, idx]),
+        ("creation", lambda x: (tf.zeros_like(x) + tf.ones([4]), tf.range(5) * 2,
+                                tf.fill([2, 2], 3.0) + tf.reduce_sum(x)), [a]),
+    ]
+
+
+def _flat(result):
+    items = result if isinstance(result, (tuple, list)) else (result,)
+    return [np.asarray(r.numpy()) for r in items]
+
+
+@each_backend
+def test_every_op_family_replays_as_eager():
+    from texflow.autodiff import compiled as plans
+    exact = tf.get_backend() == "numpy"
+    for fusion in (False, True):
+        plans.FUSION[0] = fusion
+        try:
+            for name, fn, args in _families():
+                compiled = tf.function(fn)
+                for scale in (1.0, -2.0):  # the first call traces, the second replays
+                    inputs = [tf.constant(x * scale if x.dtype == np.float32 else x)
+                              for x in args]
+                    eager, traced = _flat(fn(*inputs)), _flat(compiled(*inputs))
+                    for e, t in zip(eager, traced):
+                        assert e.dtype == t.dtype and e.shape == t.shape, (name, e, t)
+                        # unfused, a replay runs eager's kernels: the same bits; a GPU
+                        # compiler may contract fused code (a * b + c into one fma)
+                        same = np.array_equal(e, t) if exact or not fusion else \
+                            np.allclose(e, t, rtol=2e-6, atol=1e-6)
+                        assert same, (name, fusion, scale, e, t)
+                assert compiled.experimental_get_tracing_count() == 1, name
+        finally:
+            plans.FUSION[0] = True
+
+
+@each_backend
+def test_tracing_once_per_signature_side_effects_and_retracing_warning():
+    calls = []
+
+    @tf.function
+    def f(x, power=2):
+        calls.append(power)  # a Python side effect: at trace time only
+        return x ** power
+
+    x = tf.constant([1.0, 2.0])
+    assert f(x).numpy().tolist() == [1.0, 4.0] and f(x * 3.0).numpy().tolist() == [9.0, 36.0]
+    assert calls == [2] and f.experimental_get_tracing_count() == 1
+    assert f(x, 3).numpy().tolist() == [1.0, 8.0] and calls == [2, 3]       # Python value
+    assert f(tf.constant([1.0])).numpy().tolist() == [1.0] and len(calls) == 3  # new shape
+    concrete = f.get_concrete_function(x)
+    assert concrete(tf.constant([2.0, 3.0])).numpy().tolist() == [4.0, 9.0]
+    assert f.experimental_get_tracing_count() == 3
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in range(4, 8):
+            f(tf.zeros([n]))
+    assert any("traced 6 times" in str(w.message) for w in caught), caught
+    stream = io.StringIO()
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)],
+                 reduce_retracing=True, jit_compile=True)
+    def g(x):
+        tf.print("sum", tf.reduce_sum(x), output_stream=stream)  # runs at every call
+        return x + 1.0
+
+    assert g([1.0, 2.0]).numpy().tolist() == [2.0, 3.0]
+    assert g([3.0, 4.0]).numpy().tolist() == [4.0, 5.0]
+    assert stream.getvalue() == "sum 3\nsum 7\n" and g.experimental_get_tracing_count() == 1
+
+
+@each_backend
+def test_data_dependent_python_control_flow_raises_and_cond_while_loop_trace():
+    @tf.function
+    def branchy(x):
+        if tf.reduce_sum(x) > 0:
+            return x
+        return -x
+
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="as a Python bool"):
+        branchy(tf.constant([1.0]))
+
+    @tf.function
+    def reads(x):
+        return x.numpy()
+
+    with raises(TypeError, match="frozen at trace time"):
+        reads(tf.constant([1.0]))
+
+    @tf.function
+    def f(x):
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: -x)
+        n, s = tf.while_loop(lambda n, s: s < 100.0, lambda n, s: (n + 1, s * 2.0),
+                             [tf.constant(0), tf.reduce_sum(tf.abs(x))], maximum_iterations=10)
+        return y, n, s
+
+    for values in ([1.0, 2.0], [-1.0, -3.0]):
+        x = tf.constant(values)
+        eager = [t.numpy().tolist() for t in f.python_function(x)]
+        assert [t.numpy().tolist() for t in f(x)] == eager, values
+    assert f.experimental_get_tracing_count() == 1
+
+    @tf.function
+    def unbounded(x):
+        return tf.while_loop(lambda v: tf.reduce_sum(v) < 3.0, lambda v: (v + 1.0,), [x])
+
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="maximum_iterations"):
+        unbounded(tf.constant(1.0))
+
+
+@each_backend
+def test_variables_tape_optimizer_and_keras_layers_match_eager():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(16, 8)).astype(np.float32)
+    y = rng.integers(0, 3, 16).astype(np.int32)
+    runs = []
+    for compiled in (False, True):
+        tf.keras.utils.set_random_seed(1)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"),
+                                     tf.keras.layers.Dense(3)])
+        model.build((None, 8))
+        opt = tf.keras.optimizers.Adam(0.01)
+        loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        counter = tf.Variable(0.0)
+
+        def step(features, labels):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(labels, model(features, training=True))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            counter.assign_add(1.0)
+            return loss
+
+        run = tf.function(step) if compiled else step
+        losses = [float(run(tf.constant(x), tf.constant(y))) for _ in range(4)]
+        runs.append((losses, [w.numpy() for w in model.weights], opt.iterations.numpy(),
+                     counter.numpy()))
+        if compiled:
+            assert run.experimental_get_tracing_count() == 1
+    (eager_losses, eager_w, eager_it, eager_c), (losses, w, it, c) = runs
+    assert it == eager_it == 4 and c == eager_c == 4.0
+    # Adam's bias correction is computed in float32 on the device when traced (in
+    # float64 on the host eagerly): the results agree to float32 rounding.
+    assert np.allclose(losses, eager_losses, rtol=1e-5, atol=1e-6), (losses, eager_losses)
+    for a, b in zip(w, eager_w):
+        assert np.allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+@each_backend
+def test_replay_frees_intermediates_and_counts_launches():
+    v = tf.Variable(tf.ones([64]))
+
+    @tf.function
+    def step(x):
+        h = tf.nn.relu(x * 2.0 - 1.0)
+        v.assign(v * 0.5 + tf.reduce_sum(h))
+        return tf.tanh(h) + v
+
+    x = tf.constant(np.linspace(-1, 1, 64).astype(np.float32))
+    step(x).dispose()  # the trace
+    before = memory()
+    for _ in range(3):
+        step(x).dispose()
+    after = memory()
+    assert after["num_arrays"] == before["num_arrays"], (before, after)
+    assert after["num_bytes"] == before["num_bytes"]
+    assert after["num_gpu_objects"] == before["num_gpu_objects"]
+    launches = after["num_launches"] - before["num_launches"]
+    assert launches > 0 and launches % 3 == 0, launches
+    assert after["num_downloads"] == before["num_downloads"]
+    assert after["num_uploads"] == before["num_uploads"]
+    y = step(x)
+    assert memory()["num_downloads"] == after["num_downloads"]
+    y.numpy()
+    assert memory()["num_downloads"] == after["num_downloads"] + 1
+
+
+@each_backend
+def test_elementwise_chains_fuse_into_one_launch():
+    rng = np.random.default_rng(3)
+    a = tf.constant(rng.normal(size=(3, 1, 5)).astype(np.float32))
+    b = tf.constant(rng.normal(size=(4, 1)).astype(np.float32))
+    n = tf.constant(rng.integers(-5, 5, size=(4, 5)).astype(np.int32))
+
+    def chain(x, y, k):  # broadcasting, scalars, casts, where, ints and bools
+        z = tf.tanh(tf.exp(x * 0.5 - y) + 1.0) * tf.cast(x > 0, tf.float32)
+        w = tf.where(y > 0.2, x, -1.0) / 3.0 + tf.cast(k * 3 - 1, tf.float32)
+        return tf.sqrt(tf.abs(z - w)) + tf.cast(tf.logical_not(k > 0), tf.float32)
+
+    def two_outputs(x, y):  # `h` is returned: it is written, and the rest reads it
+        h = tf.nn.relu(x - y)
+        return h, tf.sigmoid(h) * 2.0 + 1.0
+
+    for fn, args, launches in ((chain, (a, b, n), 1), (two_outputs, (a, b), 2)):
+        compiled = tf.function(fn)
+        compiled(*args)
+        before = memory()["num_launches"]
+        eager = _flat(fn(*args))
+        middle = memory()["num_launches"]
+        traced = _flat(compiled(*args))
+        after = memory()["num_launches"]
+        assert after - middle == launches, (fn.__name__, after - middle, middle - before)
+        assert middle - before > launches + 2
+        for e, t in zip(eager, traced):
+            assert e.dtype == t.dtype and e.shape == t.shape
+            # a GPU compiler may contract a fused a * b + c into one fma
+            assert np.allclose(e, t, rtol=2e-6, atol=1e-6), (fn.__name__, e, t)
+            if tf.get_backend() == "numpy":
+                assert np.array_equal(e, t)

@@ -1,0 +1,93 @@
+"""MultiWorkerMirroredStrategy across native processes set up by TF_CONFIG, as in
+TensorFlow's tutorials: N workers with global batch B end with the weights of one
+process with batch B over the same data (the workers seed their initializers
+differently; the strategy starts them all from the chief's values)."""
+
+import ast
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).parent
+JOB = HERE / "mw_job.py"
+ROOT = HERE.parent.parent
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _env(tf_config):
+    env = dict(os.environ)
+    env.pop("TEXFLOW_COORDINATOR", None)
+    env.pop("TEXFLOW_TOKEN", None)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "py"), env.get("PYTHONPATH", "")])
+    if tf_config is None:
+        env.pop("TF_CONFIG", None)
+    else:
+        env["TF_CONFIG"] = json.dumps(tf_config)
+    return env
+
+
+def run_cluster(tmp_path, mode, num_workers):
+    """Starts the workers and the one-process reference together; returns their weights."""
+    port = _free_port()
+    cluster = {"worker": [f"localhost:{port if i == 0 else _free_port()}"
+                          for i in range(num_workers)]}
+    procs = []
+    for i in range(num_workers):
+        config = {"cluster": cluster, "task": {"type": "worker", "index": i}}
+        procs.append(subprocess.Popen(
+            [sys.executable, str(JOB), mode, str(tmp_path / f"w{i}.npz"), str(i + 1),
+             str(tmp_path / "shared")],
+            env=_env(config), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    procs.append(subprocess.Popen(
+        [sys.executable, str(JOB), mode, str(tmp_path / "ref.npz"), "1"],
+        env=_env(None), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    outputs = []
+    try:
+        for p in procs:
+            out, _ = p.communicate(timeout=180)
+            outputs.append(out)
+            assert p.returncode == 0, out
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    ref = np.load(tmp_path / "ref.npz")
+    workers = [np.load(tmp_path / f"w{i}.npz") for i in range(num_workers)]
+    return ref, workers, outputs
+
+
+@pytest.mark.parametrize("mode,num_workers", [("fit", 2), ("ctl", 3)])
+def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers):
+    ref, workers, outputs = run_cluster(tmp_path, mode, num_workers)
+    assert len(ref.files) == 4
+    for i, (w, out) in enumerate(zip(workers, outputs)):
+        assert f"done worker {i} {num_workers}" in out, out
+        for key in ref.files:
+            np.testing.assert_allclose(w[key], ref[key], rtol=1e-5, atol=1e-5,
+                                       err_msg=f"worker {i}, weight {key}")
+    assert "done None None 1" in outputs[-1]
+    if mode == "fit":  # the chief's ModelCheckpoint wrote the model; the others' are gone
+        assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == ["model.keras"]
+        import texflow as tf
+        saved = tf.keras.models.load_model(tmp_path / "shared" / "model.keras")
+        for got, key in zip(saved.get_weights(), ref.files):
+            np.testing.assert_allclose(got, ref[key], rtol=1e-5, atol=1e-5)
+    if mode == "fit":  # epoch-end logs are over every worker's data: one process's
+        for word in ("history", "evaluate"):
+            lines = [next(line for line in out.splitlines() if line.startswith(word))
+                     for out in outputs]
+            assert lines[0] == lines[1], lines
+            logs = [ast.literal_eval(line.split(" ", 1)[1]) for line in lines]
+            for key, value in logs[-1].items():
+                np.testing.assert_allclose(logs[0][key], value, rtol=1e-5, err_msg=key)

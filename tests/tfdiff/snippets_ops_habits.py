@@ -1,0 +1,86 @@
+"""TensorFlow-differential snippets: names and messages a TensorFlow 2 user meets in the
+first hour that the issue's list did not name (owner: tf2ops): tf.round, tf.math
+squared_difference / divide_no_nan / l2_normalize, tf.executing_eagerly, get_shape,
+tf.debugging assert_integer / assert_scalar / assert_shapes messages, tf.gather with a
+scalar index, tf.compat.v1 reached as an attribute, int ** negative int.
+
+`id: source` or `id: (source, options)`; the id's part before '/' is its test group.
+After editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops_habits`.
+"""
+
+SNIPPETS = {
+    "round/halves_to_even": "tf.math.round(tf.constant([0.5, 1.5, 2.5, -0.5, -1.5, -2.5]))",
+    "round/others": "tf.round([2.4, -2.6, 1e7 + 0.5, 0.49999997, np.nan, np.inf, -np.inf])",
+    "round/int": "tf.math.round(tf.constant([1, -2]))",
+    "round/bool_error": ("tf.math.round(tf.constant([True]))", {"match": ["bool"]}),
+    "round/gradient": """
+        x = tf.constant([0.3, 1.5])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.round(x) * x)
+        tape.gradient(y, x)
+    """,
+    "squared_difference/broadcast": "tf.math.squared_difference([1.0, 5.0], [[2.0], [0.0]])",
+    "squared_difference/int": "tf.math.squared_difference(tf.constant([1, 5]), 2)",
+    "squared_difference/dtype_error": ("tf.math.squared_difference(tf.constant([1.0]), "
+                                       "tf.constant([1]))", {"match": ["int32"]}),
+    "squared_difference/bool_error": ("tf.math.squared_difference(tf.constant([True]), True)",
+                                      {"match": ["bool"]}),
+    "divide_no_nan/zeros": "tf.math.divide_no_nan([1.0, 2.0, 0.0, np.nan], [0.0, 4.0, 0.0, 0.0])",
+    "divide_no_nan/inf_divisor": "tf.math.divide_no_nan(1.0, [0.0, np.inf, -2.0])",
+    "divide_no_nan/ints": "tf.math.divide_no_nan(tf.constant([1, 3]), tf.constant([0, 2]))",
+    "divide_no_nan/dtype_error": ("tf.math.divide_no_nan(tf.constant([1.0]), tf.constant([0]))",
+                                  {"match": ["same dtype"]}),
+    "divide_no_nan/gradient": """
+        x = tf.constant([1.0, 2.0])
+        y = tf.constant([0.0, 4.0])
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            z = tf.reduce_sum(tf.math.divide_no_nan(x, y))
+        tape.gradient(z, [x, y])
+    """,
+    "l2_normalize/vector": "tf.nn.l2_normalize([3.0, 4.0])",
+    "l2_normalize/rows_and_zero_row": "tf.math.l2_normalize([[3.0, 4.0], [0.0, 0.0]], axis=1)",
+    "l2_normalize/columns": "tf.nn.l2_normalize([[3.0, 4.0], [6.0, 8.0]], axis=0)",
+    "l2_normalize/axes_list": "tf.nn.l2_normalize(tf.constant([[3.0, 4.0]]), axis=[0, 1])",
+    "l2_normalize/epsilon": "tf.nn.l2_normalize(tf.constant([[3.0, 4.0]]), -1, epsilon=100.0)",
+    "l2_normalize/int_error": ("tf.nn.l2_normalize(tf.constant([1, 2]))", {"match": ["int32"]}),
+    "l2_normalize/gradient": """
+        x = tf.constant([3.0, 4.0])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.nn.l2_normalize(x) * tf.constant([1.0, 2.0]))
+        tape.gradient(y, x)
+    """,
+    "pow/int_negative_error": ("tf.pow(tf.constant([2, 3]), tf.constant([1, -2]))",
+                               {"match": ["Integers to negative integer powers are not "
+                                          "allowed"]}),
+    "pow/int_operator_error": ("tf.constant([2]) ** -1", {"match": ["negative integer powers"]}),
+    "pow/int_positive": "tf.constant([2, -3, 0]) ** 3",
+    "pow/int_float_exponent": "tf.pow(tf.constant([2.0, 4.0]), -1)",
+    "pow/ints_zero_exponent": "tf.pow(tf.constant([0, -2]), tf.constant([0, 0]))",
+    "habits/executing_eagerly": "tf.executing_eagerly()",
+    "habits/get_shape": "tf.zeros([2, 3]).get_shape().as_list()",
+    "habits/compat_v1_attribute": "tf.compat.v1.placeholder is not None",
+    "habits/gather_scalar_index": ("tf.gather(tf.constant([1.0, 2.0, 3.0]), 5)",
+                                   {"match": ["indices = 5", "[0, 3)"]}),
+    "habits/gather_scalar_ok": "tf.gather(tf.constant([[1, 2], [3, 4]]), 1)",
+    "habits/assert_integer": "tf.debugging.assert_integer(tf.constant([1, 2]))",
+    "habits/assert_integer_error": ("tf.debugging.assert_integer(tf.constant([1.0]), "
+                                    "message='weights')",
+                                    {"match": ["weights.  Expected \"x\" to be integer type",
+                                               "<dtype: 'float32'>"]}),
+    "habits/assert_integer_bool_error": ("tf.debugging.assert_integer(tf.constant([True]))",
+                                         {"match": ["<dtype: 'bool'>"]}),
+    "habits/assert_scalar": "tf.debugging.assert_scalar(tf.constant(1.0))",
+    "habits/assert_scalar_error": ("tf.debugging.assert_scalar(tf.zeros([2, 1]))",
+                                   {"match": ["Expected scalar shape, saw shape: (2, 1)."]}),
+    "habits/assert_shapes_explicit": ("tf.debugging.assert_shapes([(tf.zeros([2, 3]), (2, 4))])",
+                                      {"match": ["Specified explicitly.  Tensor shape=(2, 3) "
+                                                 "dtype=float32 dimension 1 must have size 4"]}),
+    "habits/assert_shapes_named": ("tf.debugging.assert_shapes([(tf.zeros([2, 3]), ('N', 'D')), "
+                                   "(tf.zeros([4]), ('D',))])",
+                                   {"match": ["Specified by tensor shape=(2, 3) dtype=float32 "
+                                              "dimension 1.  Tensor shape=(4,) dtype=float32 "
+                                              "dimension 0 must have size 3"]}),
+}
