@@ -33,21 +33,14 @@ def main():
         import texflow as tf
         if args.backend:
             tf.set_backend(args.backend)
+    from texflow.bench.keras_reference import seed_cnn
     from texflow.keras.datasets import mnist
 
     (x, y), _ = mnist.load_data()
     x = (x[:args.images, ..., None] / np.float32(255)).astype(np.float32)
     y = y[:args.images]
     tf.keras.utils.set_random_seed(0)
-    model = tf.keras.Sequential([
-        tf.keras.Input((28, 28, 1)),
-        tf.keras.layers.Conv2D(32, 3, activation='relu'),
-        tf.keras.layers.MaxPooling2D(),
-        tf.keras.layers.Flatten(),
-        tf.keras.layers.Dense(64, activation='relu'),
-        tf.keras.layers.Dense(10, activation='softmax')])
-    model.compile(loss=tf.keras.losses.sparse_categorical_crossentropy,
-                  optimizer=tf.keras.optimizers.Adam(learning_rate=0.001), metrics=['accuracy'])
+    model = seed_cnn(tf)  # the bench's model, compiled with Adam(1e-3)
     if args.tensorflow:
         args.dir.mkdir(parents=True, exist_ok=True)
         np.savez(args.dir / "start.npz", *model.get_weights())
