@@ -224,6 +224,25 @@
 
     // Bind groups are cached by layout and buffer ids (training loops reuse pooled
     // buffers, so the same combinations recur), and dropped with their buffers.
+    // A replayed tf.function step's launches in one call: per launch the plan id, the
+    // argument count, then the arguments (buffer ids, then scalars; float scalars as
+    // their float32 bits).
+    launchList(list) {
+      const f32 = new Float32Array(list.buffer, list.byteOffset, list.length);
+      let i = 0;
+      while (i < list.length) {
+        const p = list[i], n = list[i + 1], at = i + 2;
+        const plan = this.plans[p];
+        const args = Array.prototype.slice.call(list, at, at + n);
+        for (let k = 0; k < plan.slots.length; k++) {
+          if (plan.isFloat[k]) args[plan.nBuf + k] = f32[at + plan.nBuf + k];
+        }
+        if (plan.nBuf > 4) this.launchWide(plan, args);
+        else this.launch(p, args[0], args[1], args[2], args[3], args[4], args[5]);
+        i = at + n;
+      }
+    }
+
     // A launch binding more than four buffers (fused elementwise kernels): buffer ids,
     // then scalars, in one array.
     launchWide(plan, args) {

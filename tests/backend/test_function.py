@@ -246,3 +246,24 @@ def test_elementwise_chains_fuse_into_one_launch():
             assert np.allclose(e, t, rtol=2e-6, atol=1e-6), (fn.__name__, e, t)
             if tf.get_backend() == "numpy":
                 assert np.array_equal(e, t)
+
+
+@each_backend
+def test_methods_trace_per_instance_and_concrete_functions_check_shapes():
+    class Scale:
+        def __init__(self, k):
+            self.v = tf.Variable([float(k)])
+
+        @tf.function
+        def apply(self, x):
+            return x * self.v
+
+    got = []
+    for k in range(4):  # a new instance may reuse a collected one's id
+        got.append(Scale(k).apply(tf.constant([2.0])).numpy().tolist())
+    assert got == [[0.0], [2.0], [4.0], [6.0]], got
+    s = Scale(3)
+    concrete = s.apply.get_concrete_function(tf.constant([1.0]))
+    assert concrete(tf.constant([5.0])).numpy().tolist() == [15.0]
+    with raises(TypeError, match="traced for tensors"):
+        concrete(tf.constant([1.0, 2.0]))

@@ -157,6 +157,13 @@ def test_errors_name_compat_v1():
     with raises(AttributeError, match="module 'texflow.compat.v1.nn' has no attribute 'nope'"):
         tf.nn.nope
     record = np.array([[1, 2, 3]], np.int32)
+    fits = tf.train.slice_input_producer([record], shuffle=False)[0] * 1
+    fits.set_shape([3])  # the guide's set_shape on a reader output: the batch keeps it
+    batch = tf.train.batch([fits], batch_size=1)
+    assert fits.shape.as_list() == [3] and batch.shape.as_list() == [1, 3]
+    with tf.Session() as sess:
+        tf.train.start_queue_runners(sess=sess)
+        assert sess.run(batch).tolist() == [[1, 2, 3]]
     queue = tf.train.slice_input_producer([record], shuffle=False)
     value = queue[0] * 1
     value.set_shape([2])

@@ -213,3 +213,27 @@ def test_parameter_server_strategy_schedules_steps_asynchronously(monkeypatch):
         coordinator.join()
     with pytest.raises(ZeroDivisionError):
         failing.fetch()
+
+
+def test_one_device_and_central_storage_strategies():
+    gpus = [d.name for d in tf.config.list_logical_devices("GPU")]
+    device = gpus[0] if gpus else "/device:CPU:0"
+    one = tf.distribute.OneDeviceStrategy(device)
+    with one.scope():
+        v = tf.Variable([1.0, 2.0])
+    assert one.num_replicas_in_sync == 1
+    assert one.run(lambda: (v * 2.0).device).endswith(device[1:])  # run on its device
+    assert float(one.reduce("SUM", one.run(lambda: tf.reduce_sum(v)), axis=None)) == 3.0
+    central = tf.distribute.experimental.CentralStorageStrategy(_devices())
+    assert central.num_replicas_in_sync == len(_devices())
+    with central.scope():
+        model = _model()
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    plain = _model()
+    plain.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    plain.set_weights(model.get_weights())
+    x = np.random.RandomState(4).rand(8, 3).astype(np.float32)
+    for m in (model, plain):
+        m.fit(x, x[:, :1], batch_size=4, epochs=2, shuffle=False, verbose=0)
+    for a, b in zip(model.get_weights(), plain.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

@@ -9,6 +9,7 @@ elementwise ops are fused first (autodiff/fusion.py). Replaying calls the same
 kernels eager execution calls, so results are identical to eager ones.
 """
 
+from ..engine import context
 from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
 from ..engine.run import run_op, run_view
@@ -49,7 +50,16 @@ class ConcreteFunction:
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
 
     def __call__(self, *args, **kwargs):
-        return self._replay(self._bind(args, kwargs))
+        tensors = self._bind(args, kwargs)
+        specs = self.structured_input_signature
+        if len(tensors) != len(specs) or any(
+                tuple(x.shape) != tuple(spec.shape) or x.dtype != spec.dtype
+                for x, spec in zip(tensors, specs)):
+            got = [f"{list(x.shape)} {x.dtype}" for x in tensors]
+            raise TypeError(f"{self.name}: this concrete function was traced for tensors "
+                            f"{[f'{list(s.shape)} {s.dtype}' for s in specs]}, received "
+                            f"{got}; call the tf.function itself to trace new shapes")
+        return self._replay(tensors)
 
     def _replay(self, tensors):
         if len(tensors) != self._num_args:
@@ -65,6 +75,11 @@ class ConcreteFunction:
         s = scopes.Scope(self.name)
         s.__enter__()
         result = None
+        # In the browser's WebGPU runtime the launches go to JS as one list per call.
+        backend = context._current[0] or context.current()
+        batch = getattr(backend, "begin_batch", None)
+        if batch is not None:
+            batch()
         try:
             for i, step in enumerate(steps):
                 kind = step[0]
@@ -89,6 +104,8 @@ class ConcreteFunction:
                         values[k].dispose()
             result = _fill(self._outputs, values, self._captured)
         finally:
+            if batch is not None:
+                backend.end_batch()
             s.end(result)
         return result
 

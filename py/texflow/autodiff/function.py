@@ -18,6 +18,7 @@ shape: an `input_signature` (enforced as TensorFlow enforces it) or
 import functools
 import inspect
 import warnings
+import weakref
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class Function:
         self._python_function = python_function
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._options = options
-        self._concrete = {}     # signature key -> ConcreteFunction
+        self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
         self._warned = False
         functools.update_wrapper(self, python_function)
@@ -67,10 +68,10 @@ class Function:
         args, kwargs = _converted((args, kwargs))
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
-        concrete = self._concrete.get(key)
+        concrete = self._lookup(key, instance)
         if concrete is None:
             call_args = (instance,) + tuple(args) if instance is not None else args
-            concrete, _ = self._trace(key, tensors, call_args, kwargs, restore=True)
+            concrete, _ = self._trace(key, tensors, call_args, kwargs, instance, restore=True)
         return concrete
 
     def __call__(self, *args, **kwargs):
@@ -86,14 +87,14 @@ class Function:
         args, kwargs = _converted((args, kwargs))
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
-        concrete = self._concrete.get(key)
+        concrete = self._lookup(key, instance)
         if concrete is not None:
             return concrete._replay(tensors)
         if instance is not None:
             args = (instance,) + tuple(args)
-        return self._trace(key, tensors, args, kwargs)[1]
+        return self._trace(key, tensors, args, kwargs, instance)[1]
 
-    def _trace(self, key, tensors, args, kwargs, restore=False):
+    def _trace(self, key, tensors, args, kwargs, instance=None, restore=False):
         self._tracing_count += 1
         if self._tracing_count > RETRACE_WARNING_AFTER and not self._warned:
             self._warned = True
@@ -119,8 +120,19 @@ class Function:
             tracer.release_saved()
         specs = [TensorSpec.from_tensor(x) for x in tensors]
         concrete = ConcreteFunction(name, tracer, outputs, specs, self._flat_tensors)
-        self._concrete[key] = concrete
+        try:
+            owner = weakref.ref(instance) if instance is not None else _none
+        except TypeError:  # not weakly referable: keep it alive with its trace
+            owner = (lambda kept: lambda: kept)(instance)
+        self._concrete[key] = (owner, concrete)
         return concrete, result
+
+    def _lookup(self, key, instance):
+        """The trace for `key`, if it was made for this very instance (ids are reused)."""
+        entry = self._concrete.get(key)
+        if entry is None or entry[0]() is not instance:
+            return None
+        return entry[1]
 
     def _flat_tensors(self, args, kwargs):
         if self._input_signature is not None:
@@ -193,6 +205,10 @@ def _convert(value, spec):
         return from_numpy(to_numpy(value, spec.dtype))
     except (TypeError, ValueError):
         return None
+
+
+def _none():
+    return None
 
 
 def _canonical(value, tensors):

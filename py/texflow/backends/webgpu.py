@@ -15,6 +15,8 @@ synchronous reads (`x.get_values()`, `x.numpy()`) block through JSPI
 
 import sys
 
+import numpy as np
+
 from ..errors import BackendError
 from .wgsl.runtime import WGSLBackend
 
@@ -63,15 +65,54 @@ class WebGPUBackend(WGSLBackend):
         self._ex = js.texflowWebGPU.Executor.new(info.device)
         self._launch = self._ex.launch
         self._create_buffer = self._ex.createBuffer
-        self._destroy_buffer = self._ex.destroyBuffer
-        self._write = self._ex.write
-        self.flush = self._ex.flush
+        self._batch = None
+
+    # -- batches: a replayed tf.function step reaches JS as one launch list -------------
+
+    def begin_batch(self):
+        """Collects launches until `end_batch` sends them to JS in one call."""
+        self._batch = []
+        self._launch = self._batched
+
+    def _batched(self, plan, *args):
+        batch = self._batch
+        batch.append(plan)
+        batch.append(len(args))
+        batch.extend(args)
+
+    def _send_batch(self):
+        batch = self._batch
+        if batch:
+            self._batch = []
+            words = np.array([v if type(v) is int else _float_bits(v) for v in batch],
+                             np.int32)
+            self._ex.launchList(self._ffi.to_js(words))
+
+    def end_batch(self):
+        try:
+            self._send_batch()
+        finally:
+            self._batch = None
+            self._launch = self._ex.launch
+
+    def _destroy_buffer(self, bid):
+        self._send_batch()  # launches waiting in the batch may use it
+        self._ex.destroyBuffer(bid)
+
+    def _write(self, bid, values):
+        self._send_batch()
+        self._ex.write(bid, values)
+
+    def flush(self):
+        self._send_batch()
+        self._ex.flush()
 
     def _can_block(self):
         can = getattr(self._ffi, "can_run_sync", None)
         return can() if can is not None else False
 
     def _read(self, bid, nbytes, out):
+        self._send_batch()
         if not self._can_block():
             raise BackendError(_NO_SYNC)
         target = self._ffi.create_proxy(out)
@@ -84,6 +125,7 @@ class WebGPUBackend(WGSLBackend):
 
     async def download_async(self, handle, size, dtype):
         out = self._download_target(size, dtype)
+        self._send_batch()
         if size:
             target = self._ffi.create_proxy(out)
             try:
@@ -110,7 +152,16 @@ class WebGPUBackend(WGSLBackend):
         """Waits for queued GPU work (through JSPI; see the module docstring)."""
         if not self._can_block():
             raise BackendError(_NO_SYNC)
+        self._send_batch()
         self._ffi.run_sync(self._ex.sync())
 
     async def sync_async(self):
+        self._send_batch()
         await self._ex.sync()
+
+
+def _float_bits(value):
+    """A Python float as the int32 holding its float32 bits (a wrapped int for ints)."""
+    if type(value) is float:
+        return int(np.array(value, np.float32).view(np.int32))
+    return int(np.array(value, np.int64).astype(np.int32))

@@ -6,6 +6,7 @@ import threading
 import numpy as np
 
 from ..errors import InvalidArgumentError, OpError, OutOfRangeError
+from ..tensor_shape import TensorShape
 from . import structure
 from .dataset import Dataset, Failure
 from .queues import FilenameQueue, RecordTensor, _CTX, _Queue, _queues, _Stream
@@ -82,10 +83,23 @@ class BatchQueue(_Queue):
 
 
 class BatchTensor:
-    """One component of a batching function's output; `Session.run` fetches it."""
+    """One component of a batching function's output; `Session.run` fetches it. Its
+    static `shape` is the batch size (None with allow_smaller_final_batch) followed by the
+    example's (from the input's set_shape, as in TensorFlow 1)."""
 
-    def __init__(self, queue, index):
+    def __init__(self, queue, index, shape=None):
         self.queue, self.index = queue, index
+        self._shape = TensorShape(None) if shape is None else shape
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    def set_shape(self, shape):
+        self._shape = self._shape.merge_with(shape)
 
     def eval(self, session=None, feed_dict=None):
         return (session or Session._default or Session()).run(self)
@@ -94,10 +108,24 @@ class BatchTensor:
         return f"<BatchTensor {self.queue.name}[{self.index!r}]>"
 
 
-def _outputs(tensors, queue):
+def _batch_shape(tensor, batch_dim, enqueue_many):
+    if hasattr(tensor, "get_shape"):
+        shape = tensor.get_shape()
+    elif isinstance(tensor, (np.ndarray, np.generic, list, tuple, int, float, bool, bytes)):
+        shape = TensorShape(np.shape(tensor))
+    else:  # anything else (a SparseTensor, ...): unknown
+        shape = TensorShape(None)
+    if enqueue_many:  # the first axis holds the examples
+        shape = TensorShape(None) if shape.rank is None else TensorShape(list(shape)[1:])
+    return TensorShape(None) if shape.rank is None else TensorShape([batch_dim] + list(shape))
+
+
+def _outputs(tensors, queue, batch_dim, enqueue_many):
+    def out(key):
+        return BatchTensor(queue, key, _batch_shape(tensors[key], batch_dim, enqueue_many))
     if isinstance(tensors, dict):
-        return {k: BatchTensor(queue, k) for k in tensors}
-    outs = [BatchTensor(queue, i) for i in range(len(tensors))]
+        return {k: out(k) for k in tensors}
+    outs = [out(i) for i in range(len(tensors))]
     return outs[0] if len(outs) == 1 else outs
 
 
@@ -114,7 +142,8 @@ def _pipeline(kind, tensor_lists, batch_size, capacity, min_after_dequeue, seed,
     if shuffle:
         ds = ds.shuffle(min(capacity, min_after_dequeue + batch_size), seed=seed)
     ds = ds.batch(batch_size, drop_remainder=not allow_smaller_final_batch)
-    return _outputs(tensors, BatchQueue(kind, ds, batch_size))
+    return _outputs(tensors, BatchQueue(kind, ds, batch_size),
+                    None if allow_smaller_final_batch else batch_size, enqueue_many)
 
 
 def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None,

@@ -89,7 +89,7 @@ class CollectiveExtended(StrategyExtended):
         if rank == 0:
             from ..coordinator import CoordinatorThread
             self.coordinator = CoordinatorThread(num_workers=size, host=host, port=port,
-                                                 token=token).start()
+                                                 token=token, **_liveness()).start()
             log.info("texflow: chief %s:%d started the coordinator for %d workers",
                      host, port, size)
         url = f"ws://{_url_host(host)}:{port}/ws"
@@ -189,6 +189,23 @@ def _connect_retrying(collective, url, token, task_type, rank):
                 raise UnavailableError(f"no coordinator at {url} (the chief's TF_CONFIG "
                                        f"address) after {CONNECT_TIMEOUT:.0f} s: {e}") from e
             time.sleep(0.25)
+
+
+def _liveness():
+    """The chief's coordinator's heartbeat settings: the coordinator's defaults, or
+    $TEXFLOW_HEARTBEAT / $TEXFLOW_HEARTBEAT_TIMEOUT (seconds; a machine so loaded that a
+    busy worker cannot answer a ping in 5 s needs a longer timeout)."""
+    out = {}
+    for key, name in (("heartbeat", "TEXFLOW_HEARTBEAT"),
+                      ("heartbeat_timeout", "TEXFLOW_HEARTBEAT_TIMEOUT")):
+        raw = os.environ.get(name)
+        if raw:
+            try:
+                out[key] = float(raw)
+            except ValueError:
+                raise ValueError(f"${name} must be a number of seconds; received "
+                                 f"{raw!r}") from None
+    return out
 
 
 def _others_connected(thread):

@@ -77,9 +77,10 @@ def experimental_set_strategy(strategy):
 class ReplicaContext:
     """The replica running in `strategy.run`: its id and collectives among replicas."""
 
-    def __init__(self, strategy, replica_id_in_sync_group):
+    def __init__(self, strategy, replica_id_in_sync_group, local_index=0):
         self.strategy = strategy
         self._replica_id = replica_id_in_sync_group
+        self.local_index = local_index   # among this worker's replicas
 
     @property
     def replica_id_in_sync_group(self):
@@ -178,8 +179,7 @@ class StrategyExtended(KerasSupport):
         from .. import config
         previous = _ctx.replica
         _ctx.replica = ReplicaContext(self._strategy, self.worker_index * len(self.devices) +
-                                      index)
-        _ctx.replica._local_index = index
+                                      index, index)
         device = self.devices[index]
         try:
             with config.device(device) if device is not None else contextlib.nullcontext():
@@ -258,7 +258,7 @@ class StrategyExtended(KerasSupport):
 
     def _aggregate(self, optimizer, pairs):
         replica = _ctx.replica
-        local = getattr(replica, "_local_index", 0) if replica is not None else None
+        local = replica.local_index if replica is not None else None
         n = len(self.devices)
         key = id(optimizer)
         if local is not None and n > 1:
