@@ -105,6 +105,11 @@ class DTypeError(TexflowError, TypeError):
     """A dtype texflow does not support, or one an op does not accept."""
 
 
+class OpDTypeError(DTypeError, InvalidArgumentError):
+    """An op given a dtype its kernel lacks (bool to matmul, int to softmax): a
+    DTypeError, and the InvalidArgumentError TensorFlow's kernels raise for it."""
+
+
 class DisposedError(TexflowError, ValueError):
     """An NDArray was used after `dispose()`."""
 

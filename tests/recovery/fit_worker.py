@@ -6,7 +6,8 @@ python fit_worker.py OUT.npz SEED [STEP_SLEEP]
 
 Each worker seeds differently (the strategy starts all from the chief's values). A
 callback prints {"batch", "epoch", "t"} after each step and sleeps STEP_SLEEP seconds, so
-a test can kill it mid-epoch. Writes the final weights to OUT.npz; prints {"done": ...}.
+a test can kill it mid-epoch (and waits while the file $FIT_PAUSE_FILE exists). Writes
+the final weights to OUT.npz; prints {"done": ...}.
 """
 
 import json
@@ -18,7 +19,7 @@ import numpy as np
 
 import texflow as tf
 
-GLOBAL_BATCH, ROWS, EPOCHS = 16, 96, 4
+GLOBAL_BATCH, ROWS, EPOCHS = 12, 96, 4  # 12: even pieces for 2 and 3 workers
 
 
 def data():
@@ -39,6 +40,9 @@ class Progress(tf.keras.callbacks.Callback):
     def on_train_batch_end(self, batch, logs=None):
         print(json.dumps({"batch": batch, "epoch": self.epoch, "t": time.time()}), flush=True)
         time.sleep(self.pause)
+        hold = os.environ.get("FIT_PAUSE_FILE")  # tests hold the group while it exists
+        while hold and os.path.exists(hold):
+            time.sleep(0.02)
 
 
 def main():

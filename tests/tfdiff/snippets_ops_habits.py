@@ -2,7 +2,8 @@
 first hour that the issue's list did not name (owner: tf2ops): tf.round, tf.math
 squared_difference / divide_no_nan / l2_normalize, tf.executing_eagerly, get_shape,
 tf.debugging assert_integer / assert_scalar / assert_shapes messages, tf.gather with a
-scalar index, tf.compat.v1 reached as an attribute, int ** negative int.
+scalar index, tf.compat.v1 reached as an attribute, int ** negative int, and the
+InvalidArgumentError of an op given a dtype its kernel lacks.
 
 `id: source` or `id: (source, options)`; the id's part before '/' is its test group.
 After editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops_habits`.
@@ -65,6 +66,12 @@ SNIPPETS = {
         ds = ds.map(lambda x, y: (tf.cast(x, tf.float32) / 255., y)).batch(2)
         list(ds.as_numpy_iterator())
     """,
+    "dtype_errors/softmax_int": ("tf.nn.softmax(tf.constant([1, 2]))", {"match": ["int32"]}),
+    "dtype_errors/matmul_bool": "tf.matmul(tf.constant([[True]]), tf.constant([[True]]))",
+    "dtype_errors/abs_bool": ("tf.abs(tf.constant([True]))", {"match": ["bool"]}),
+    "dtype_errors/one_hot_float": ("tf.one_hot(tf.constant([1.0]), 2)", {"match": ["float"]}),
+    "dtype_errors/avg_pool_int": "tf.nn.avg_pool2d(tf.ones([1, 2, 2, 1], tf.int32), 1, 1, 'VALID')",
+    "dtype_errors/moments_int": "tf.nn.moments(tf.constant([1.0, 2.0]) > 1.0, [0])",
     "habits/executing_eagerly": "tf.executing_eagerly()",
     "habits/get_shape": "tf.zeros([2, 3]).get_shape().as_list()",
     "habits/compat_v1_attribute": "tf.compat.v1.placeholder is not None",

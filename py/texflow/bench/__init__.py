@@ -44,6 +44,7 @@ def _browser_tables(backends, quick, out, wanted):
         for backend in backends:
             if "fit" in wanted:
                 fit_rows[backend] = fit.measure_browser(page, backend, quick)
+                _fit_progress(f"fit on {backend}", "tfjs-layers", fit_rows[backend])
             if "compiled" in wanted:
                 print(f"[bench] eager vs tf.function on {backend} ...", file=sys.stderr,
                       flush=True)
@@ -115,6 +116,14 @@ def _print_fit(title, reference, rows, target, out):
         out.append(f"| {case} | {_fmt(mine)} | {_fmt(ref)} | {ratio:5.2f}x | {met} |")
 
 
+def _fit_progress(what, reference, rows):
+    """Each fit case's figures on stderr as soon as measured: a long run stopped early
+    still shows what it had measured (the tables come at the end)."""
+    for case, (mine, ref) in rows.items():
+        print(f"[bench] {what}: {case}: texflow {mine:.1f}, {reference} {ref:.1f} "
+              f"({mine / ref:.2f}x)", file=sys.stderr, flush=True)
+
+
 def _native_fit(args, out):
     """texflow's numpy backend against TensorFlow Keras run by `args.tf_python`."""
     import subprocess
@@ -129,6 +138,7 @@ def _native_fit(args, out):
     print("[bench] fit natively: texflow numpy and TensorFlow Keras ...", file=sys.stderr,
           flush=True)
     rows, version = fit.measure_native(python, 1 if args.quick else 3, epoch=not args.quick)
+    _fit_progress("fit natively", "TensorFlow Keras", rows)
     _print_fit(f"texflow numpy backend vs TensorFlow {version} Keras, native: `fit` of the "
                f"MNIST CNN (ms; ratio = texflow / Keras, lower is better)",
                "TensorFlow Keras", rows, FIT_NATIVE_TARGET, out)

@@ -20,6 +20,22 @@ def _browser():
     return pw, browser
 
 
+def run_pages(context, coordinator, workers, query=""):
+    """Opens `workers` worker pages of `coordinator` (each runs its job; `query` such as
+    "?backend=webgl") and returns what each printed once its job ended."""
+    pages = []
+    for _ in range(workers):
+        page = context.new_page()
+        page.goto(f"{coordinator.origin}/{query}#token={coordinator.token}")
+        pages.append(page)
+    outs = []
+    for page in pages:
+        page.wait_for_function("() => texflowWorkerPage.exitCode !== null",
+                               timeout=3_600_000)
+        outs.append(page.inner_text("#out"))
+    return outs
+
+
 def measure(sizes, repeats, workers=2):
     """({size: ms} of all-reduces among `workers` browser workers, {size: ms} of the raw
     browser WebSocket echo of the same bytes, the browser's version)."""
@@ -32,16 +48,7 @@ def measure(sizes, repeats, workers=2):
     pw, browser = _browser()
     try:
         context = browser.new_context()
-        pages = []
-        for _ in range(workers):
-            page = context.new_page()
-            page.goto(f"{coordinator.origin}/#token={coordinator.token}")
-            pages.append(page)
-        outs = []
-        for page in pages:
-            page.wait_for_function("() => texflowWorkerPage.exitCode !== null",
-                                   timeout=3_600_000)
-            outs.append(page.inner_text("#out"))
+        outs = run_pages(context, coordinator, workers)
         results = [bench.parse_job_output(out) for out in outs]
         times = {n: bench._median([r["times"][n] for r in results]) for n in sizes}
         # The same bytes through the browser's own WebSocket, no Python involved.

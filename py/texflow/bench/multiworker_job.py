@@ -58,6 +58,7 @@ def main():
     # Joins once ready to train, so a restarted worker keeps the others waiting only for
     # the state it needs.
     group = Alone() if alone else collective.connect(timeout=600)
+    emit(joined=group.rank, t=time.time())
     loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(reduction="sum")
     optimizer = model.optimizer
     state = recovery.TrainingState(model.weights, optimizer)
@@ -77,7 +78,9 @@ def main():
         x, y = x_train[rows[lo:hi]], y_train[rows[lo:hi]]
         with tf.GradientTape() as tape:
             loss = loss_fn(y, model(x, training=True)) / global_batch
-        grads = tape.gradient(loss, model.trainable_weights)
+        # Read back first, so the all-reduce's time is the collective's alone (on a GPU
+        # backend the readback is where the step's queued work is waited for).
+        grads = [np.asarray(g.numpy()) for g in tape.gradient(loss, model.trainable_weights)]
         t0 = time.perf_counter()
         grads = group.all_reduce(grads, op="sum")
         comm = time.perf_counter() - t0

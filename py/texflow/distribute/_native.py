@@ -99,7 +99,8 @@ class NativeTransport:
         try:
             await self.ws.send(message)
         except ConnectionClosed as e:
-            raise UnavailableError(f"the coordinator connection closed: {e}") from None
+            raise UnavailableError(f"lost the connection to the coordinator: {e}; "
+                                   "call group.rejoin() to go on") from None
 
     async def close(self):
         self.open = False

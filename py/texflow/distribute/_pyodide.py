@@ -62,7 +62,8 @@ class PyodideTransport:
         from pyodide.ffi import to_js
 
         if not self.open:
-            raise UnavailableError("the coordinator connection is closed")
+            raise UnavailableError("lost the connection to the coordinator; "
+                                   "call group.rejoin() to go on")
         if isinstance(message, str):
             self.sock.sendText(message)
         else:

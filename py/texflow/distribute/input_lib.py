@@ -261,14 +261,33 @@ class KerasWorkerData:
 
     def __init__(self, ext, handler):
         self._ext, self._handler = ext, handler
-        local = len(ext.devices)
-        self._num = ext.worker_count * local
         source = getattr(handler, "source", None)
-        off = isinstance(source, Dataset) and shard_policy(source) == AutoShardPolicy.OFF
-        first = ext.worker_index * local
-        self._pieces = list(range(self._num)) if off else list(range(first, first + local))
-        self._per_batch = self._num if off else 1
-        self._rotate = first if off else 0
+        self._off = isinstance(source, Dataset) and shard_policy(source) == AutoShardPolicy.OFF
+        self._per_batch = self._num if self._off else 1
+        self._last = None  # the global batch of the last piece (recovery cuts it again)
+
+    # The cut follows the group's size and this worker's rank as they are now: an elastic
+    # group (recovery_keras) changes them between steps.
+    @property
+    def _num(self):
+        return self._ext.worker_count * len(self._ext.devices)
+
+    @property
+    def _pieces(self):
+        local = len(self._ext.devices)
+        first = self._ext.worker_index * local
+        return list(range(self._num)) if self._off else list(range(first, first + local))
+
+    @property
+    def _rotate(self):
+        return self._ext.worker_index * len(self._ext.devices) if self._off else 0
+
+    def recut(self):
+        """This worker's part of the last global batch, cut for the group as it is now."""
+        if self._off or self._last is None:
+            raise ValueError("only DATA-sharded batches can be cut again for a new group")
+        mine = [split_batch(self._last, self._num)[p] for p in self._pieces]
+        return mine[0] if len(mine) == 1 else _join(mine)
 
     def __getattr__(self, name):
         return getattr(self._handler, name)
@@ -292,6 +311,7 @@ class KerasWorkerData:
         local = len(self._ext.devices)
         for batch in self._handler.batches(skip // self._per_batch):
             cut = split_batch(batch, self._num, self._rotate)
+            self._last = batch
             if self._per_batch == 1:
                 mine = [cut[p] for p in self._pieces]
                 yield mine[0] if local == 1 else _join(mine)

@@ -14,9 +14,14 @@ Keeper, wired into the strategy's hooks).
   UnavailableError: the coordinator restarted, or the chief that ran it in its process
   was lost and restarted) waits for the next generation, syncs the state, and runs the
   same batch again; the epoch's final metric reduction likewise.
+- An elastic group (`--elastic`) goes on with the workers left, each global batch cut
+  for the new size (the batch in progress too); workers waiting to join are admitted at
+  the next epoch's start (DATA sharding; the global batch and learning rate stay).
 - In a fresh job, the first `fit` of each model syncs the state once (the chief's, or
   the latest checkpoint on the coordinator when every worker restarted); the chief
   stores a checkpoint on the coordinator at every epoch end when it keeps them.
+
+Each worker reports its step, epoch and loss to the coordinator's dashboard as it trains.
 
 Metrics: a newcomer's epoch metrics count the batches it ran, and the step that ran
 again counts twice on the survivors; the weights are exact.
@@ -27,6 +32,8 @@ import time
 from ..errors import UnavailableError, WorkerLostError
 from .recovery import Keeper
 from .training_state import TrainingState, decode_meta
+
+REPORT_EVERY = 0.5  # seconds between dashboard reports
 
 
 class KerasRecovery:
@@ -41,6 +48,8 @@ class KerasRecovery:
         self.fits = 0           # fit calls of this strategy's models, counted alike everywhere
         self.skip_fits = 0      # a late joiner's fits that the job has finished
         self.skipping = False   # in one of those: the fit ends at its first step
+        self.data = None        # fit's data (input_lib.KerasWorkerData: cut per worker)
+        self._reported = 0.0
 
     # -- at connect --------------------------------------------------------------------
 
@@ -89,7 +98,10 @@ class KerasRecovery:
                 self.keeper.start()
             if state.trained:  # resume where the state is, as BackupAndRestore does
                 model._initial_epoch, model._initial_step = state.epoch, state.batch
+        else:  # another fit of the same model counts its epochs from 0 again
+            self.keeper.state.epoch = self.keeper.state.batch = 0
         self.keeper.state.data["fit"] = self.fits
+        self.data = data
         return _CountedData(self, data)
 
     def step(self, run_step):
@@ -111,15 +123,31 @@ class KerasRecovery:
                     if self.group._core.closed:
                         raise
                     keeper.recover(e)
-                    self._sync_strategy()
+                    if self._sync_strategy():  # elastic: a new size, a new cut
+                        if not hasattr(self.data, "recut"):
+                            raise RuntimeError("the group changed size, but fit's data was "
+                                               "not cut per worker (one worker at its start)")
+                        batch = self.data.recut()
                     if state.step == at + 1:  # the others had finished it: adopt theirs
                         return self.model.get_metrics_result()
                     if state.step != at:
                         raise RuntimeError(f"after a recovery the group is at step "
                                            f"{state.step}, this worker at {at}") from e
             keeper._advance()
+            self._report(logs)
             return logs
         return guarded
+
+    def _report(self, logs):
+        """The dashboard's view of this worker (twice a second at most: it reads the loss)."""
+        now = time.monotonic()
+        if now - self._reported < REPORT_EVERY:
+            return
+        self._reported = now
+        loss = logs.get("loss") if isinstance(logs, dict) else None
+        state = self.keeper.state
+        self.group.report(step=state.step, loss=None if loss is None else float(loss),
+                          epoch=state.epoch)
 
     def global_logs(self, reduce, logs):
         """The epoch's metric reduction; after a loss there, this worker's own logs."""
@@ -135,7 +163,24 @@ class KerasRecovery:
             return logs
 
     def _sync_strategy(self):
-        self.ext.worker_count, self.ext.worker_index = self.group.size, self.group.rank
+        """The strategy's view of the group after a sync; whether it changed."""
+        ext, group = self.ext, self.group
+        changed = (ext.worker_count, ext.worker_index) != (group.size, group.rank)
+        ext.worker_count, ext.worker_index = group.size, group.rank
+        return changed
+
+    def admit(self):
+        """At an epoch's start in an elastic group: admit the workers waiting to join."""
+        keeper = self.keeper
+        if not keeper._admit_due:
+            return
+        try:
+            keeper._admit()
+        except (WorkerLostError, UnavailableError) as e:
+            if self.group._core.closed:
+                raise
+            keeper.recover(e)
+        self._sync_strategy()
 
 class _CountedData:
     """fit's data: each `batches()` call is one epoch; its end moves the state's counters to
@@ -149,6 +194,7 @@ class _CountedData:
         return getattr(self._data, name)
 
     def batches(self, skip=0):
+        self._recovery.admit()
         state = self._recovery.keeper.state
         state.batch = skip
         yield from self._data.batches(skip)

@@ -12,7 +12,7 @@ from ..dtypes import float32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_op
-from ..errors import DTypeError, ShapeError
+from ..errors import OpDTypeError, ShapeError
 
 
 def _as_array(x):
@@ -73,7 +73,7 @@ def _check_image(name, x, what="input"):
         raise ShapeError(f"{name}: {what} must be NHWC of rank 4, received shape "
                          f"{list(x.shape)}")
     if x.dtype != float32:
-        raise DTypeError(f"{name}: {what} must be float32, received {x.dtype}")
+        raise OpDTypeError(f"{name}: {what} must be float32, received {x.dtype}")
 
 
 # -- conv2d ----------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def _conv2d_infer(inputs, attrs):
         raise ShapeError(f"conv2d: filter must be HWIO of rank 4, received shape "
                          f"{list(w.shape)}")
     if w.dtype != float32:
-        raise DTypeError(f"conv2d: filter must be float32, received {w.dtype}")
+        raise OpDTypeError(f"conv2d: filter must be float32, received {w.dtype}")
     if x.shape[3] != w.shape[2]:
         raise ShapeError(f"conv2d: input shape {list(x.shape)} has {x.shape[3]} channels but "
                          f"filter shape {list(w.shape)} expects {w.shape[2]}")

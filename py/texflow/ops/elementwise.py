@@ -17,7 +17,7 @@ from ..dtypes import bool_, float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_op, run_view
-from ..errors import DTypeError, InvalidArgumentError, NotFoundError
+from ..errors import InvalidArgumentError, NotFoundError, OpDTypeError
 from .shape_util import broadcast_shapes
 
 _SCALARS = (float, int, bool)
@@ -42,7 +42,7 @@ def _same_numeric(name):
     def infer(inputs, attrs):
         x = inputs[0]
         if x.dtype == bool_:
-            raise DTypeError(f"{name} does not accept bool input; cast it first")
+            raise OpDTypeError(f"{name} does not accept bool input; cast it first")
         return x.shape, x.dtype
     return infer
 

@@ -5,7 +5,7 @@ from ..dtypes import bool_
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_op
-from ..errors import DTypeError, ShapeError
+from ..errors import OpDTypeError, ShapeError
 from .grad_util import unbroadcast
 from .movement import reshape
 from .shape_util import broadcast_shapes
@@ -26,7 +26,7 @@ def _matmul_infer(inputs, attrs):
     batch = broadcast_shapes("matmul", a.shape[:-2], b.shape[:-2])
     dtype = dtypes.upcast(a.dtype, b.dtype)
     if dtype == bool_:
-        raise DTypeError("matmul does not accept bool inputs; cast them first")
+        raise OpDTypeError("matmul does not accept bool inputs; cast them first")
     return batch + (m, n), dtype
 
 

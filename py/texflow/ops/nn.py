@@ -10,7 +10,7 @@ from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_view
 from ..engine.trace import fresh_each_call
-from ..errors import DTypeError, InvalidArgumentError, ShapeError
+from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
 from .creation import range_
@@ -25,7 +25,7 @@ def _as_array(x):
 def _float(x, name):
     x = _as_array(x)
     if x.dtype != float32:
-        raise DTypeError(f"{name} needs float32 input, received {x.dtype}")
+        raise OpDTypeError(f"{name} needs float32 input, received {x.dtype}")
     return x
 
 
@@ -55,7 +55,7 @@ def softmax(logits, axis=-1):
     >>> tf.softmax(tf.array([1.0, 1.0])).tolist()
     [0.5, 0.5]
     """
-    return ew.exp(log_softmax(logits, axis))
+    return ew.exp(log_softmax(_float(logits, "softmax"), axis))
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
@@ -78,7 +78,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits):
     logits = _float(logits, "sparse_softmax_cross_entropy")
     labels = _as_array(labels)
     if labels.dtype != int32:
-        raise DTypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 "
+        raise OpDTypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 "
                          f"class indices, received {labels.dtype}")
     if labels.shape != logits.shape[:-1]:
         raise ShapeError(f"sparse_softmax_cross_entropy_with_logits: labels shape "
@@ -239,7 +239,7 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32)
     """
     indices = _as_array(indices)
     if indices.dtype != int32:
-        raise DTypeError(f"one_hot: indices must be int32, received {indices.dtype}")
+        raise OpDTypeError(f"one_hot: indices must be int32, received {indices.dtype}")
     rank = len(indices.shape) + 1
     if not -rank <= axis < rank:
         raise ShapeError(f"one_hot: axis {axis} is out of range for a result of rank {rank}")

@@ -12,7 +12,7 @@ from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op
 from ..engine.run import run_op
 from ..engine.scope import scope
-from ..errors import DTypeError, InvalidArgumentError, ShapeError
+from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
 from . import elementwise as ew
 from .movement import broadcast_to, reshape
 from .shape_util import normalize_axes, normalize_axis, reduced_shape
@@ -282,7 +282,7 @@ def logsumexp(x, axis=None, keepdims=False):
     """
     x = _as_array(x)
     if x.dtype == bool_:
-        raise DTypeError("logsumexp does not accept bool input; cast it first")
+        raise OpDTypeError("logsumexp does not accept bool input; cast it first")
     axes = normalize_axes("logsumexp", axis, len(x.shape))
     out_shape = reduced_shape(x.shape, axes, keepdims)
 

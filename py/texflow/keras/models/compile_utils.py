@@ -205,6 +205,10 @@ class CompileMetrics:
         for m in self.metrics:
             m.reset_state()
 
+    @property
+    def variables(self):
+        return [v for m in self.metrics for v in m.variables]
+
     def _per_output(self, value, names):
         if value is None:
             return [[] for _ in names]

@@ -146,8 +146,8 @@ class Trainer:
             m.reset_state()
 
     def get_metrics_result(self):
-        """{metric name: result} for every metric (device scalars)."""
-        return {m.name: m.result() for m in self.metrics}
+        """{metric name: result} for every metric (device scalars), flattened."""
+        return _flat_logs({m.name: m.result() for m in self.metrics})
 
     # -- the steps ------------------------------------------------------------------------
 
