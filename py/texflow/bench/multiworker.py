@@ -171,19 +171,20 @@ def tables(native, browser, recovery, tf, out):
     out += ["", "MNIST CNN (the tutorial's), data-parallel through the coordinator; per-worker "
             "batch fixed, global batch = workers x batch; step ms = the slowest rank's median",
             "", "| workers | step ms | samples/s | vs 1 worker | all-reduce share | "
-            "TensorFlow MWMS step ms | TensorFlow samples/s |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+            "TensorFlow MWMS step ms | TensorFlow samples/s | step vs TensorFlow |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for n, r in sorted(native.items()):
         t = (tf or {}).get(n)
+        versus = f"{r['step_ms'] / t['step_ms']:.2f}x" if t else "–"
         out.append(f"| {n} native{' (alone)' if n == 1 else ''} | {_f(r['step_ms'])} | "
                    f"{_f(r['samples_per_s'], 0)} | {r['samples_per_s'] / base:.2f}x | "
                    f"{r['comm_share']:.0%} | {_f(t and t['step_ms'])} | "
-                   f"{_f(t and t['samples_per_s'], 0)} |")
+                   f"{_f(t and t['samples_per_s'], 0)} | {versus} |")
     if browser:
         r, version = browser
         out.append(f"| 2 browser ({r['backend']}) | {_f(r['step_ms'])} | "
                    f"{_f(r['samples_per_s'], 0)} | {r['samples_per_s'] / base:.2f}x | "
-                   f"{r['comm_share']:.0%} | – | – |")
+                   f"{r['comm_share']:.0%} | – | – | – |")
         out.append(f"\nbrowser: Chromium {version} (headless, software GPU)")
     if recovery:
         out += ["", "Recovery: 2 native workers, rank 1 killed mid-epoch and started again at "
