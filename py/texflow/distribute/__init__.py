@@ -31,8 +31,9 @@ __all__ = ["CentralStorageStrategy", "ClusterCoordinator", "CrossDeviceOps",
            "NcclAllReduce", "OneDeviceStrategy", "ParameterServerStrategy", "PerReplica",
            "ReduceOp", "ReductionToOneDevice", "RemoteValue", "ReplicaContext", "Server",
            "Strategy", "StrategyExtended", "cluster_resolver", "collective", "coordinator",
-           "experimental", "experimental_set_strategy", "get_cross_replica_context", "get_replica_context",
-           "get_strategy", "has_strategy", "in_cross_replica_context", "recovery"]
+           "experimental", "experimental_set_strategy", "get_cross_replica_context",
+           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context",
+           "recovery"]
 
 
 class _ExperimentalMultiWorkerMirroredStrategy(MultiWorkerMirroredStrategy):
