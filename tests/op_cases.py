@@ -66,7 +66,8 @@ REDUCE_CASES = [((), None, False), ((7,), None, False), ((7,), 0, True), ((3, 4)
                 ((2, 3, 5), (0, 1, 2), True), ((2, 3, 4, 5), (1, 3), False),
                 ((2, 3, 4, 5), 2, True), ((0,), None, False), ((3, 0), 1, False),
                 ((3, 0), 0, True), ((9000,), None, False), ((3, 8200), 1, False),
-                ((8200, 3), 0, False), ((1000, 1000), None, False), ((5, 300, 7), 1, False)]
+                ((8200, 3), 0, False), ((1000, 1000), None, False), ((5, 300, 7), 1, False),
+                ((300, 250, 2), (0, 1), True)]  # leading axes of 150,000: numpy sums by BLAS
 ARG_CASES = [((7,), None, False), ((7,), 0, True), ((3, 4), 0, False), ((3, 4), 1, True),
              ((2, 3, 5), 1, False), ((2, 3, 4, 5), -1, True), ((9000,), 0, False),
              ((3, 8200), 1, False), ((8200, 3), 0, False), ((2, 3, 4), None, True)]

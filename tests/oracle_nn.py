@@ -70,6 +70,21 @@ def max_pool(x, ksize, strides=None, padding="VALID"):
     return _pool(x, ksize, strides, padding, lambda p: p.max(axis=1))
 
 
+def max_pool_grad(x, dy, ksize, strides=None, padding="VALID"):
+    """Each window's gradient routed to its first maximum (the first NaN, if any)."""
+    ksize = _pair(ksize)
+    strides = _pair(strides) if strides is not None else ksize
+    (top, _), (left, _) = _pads(padding, x.shape[1:3], ksize, strides, (1, 1))
+    dx = np.zeros(x.shape, F64)
+    for i, j, patch, _, _ in _windows(x, ksize, strides, (1, 1), padding, -np.inf):
+        for b in range(x.shape[0]):
+            for c in range(x.shape[3]):
+                # numpy's argmax: the first maximum, or the first NaN
+                y, z = divmod(int(np.argmax(patch[b, :, :, c])), ksize[1])
+                dx[b, i * strides[0] + y - top, j * strides[1] + z - left, c] += dy[b, i, j, c]
+    return dx.astype(F32)
+
+
 def avg_pool(x, ksize, strides=None, padding="VALID"):
     return _pool(x, ksize, strides, padding, lambda p: p.mean(axis=1))
 

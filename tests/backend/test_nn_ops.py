@@ -60,6 +60,28 @@ def test_pooling(op):
 
 
 @each_backend
+def test_max_pool_gradient_goes_to_each_windows_first_maximum():
+    # ReLU outputs: windows of equal zeros and other ties; a NaN; sizes the windows do not
+    # divide; the non-overlapping (Keras's default) and the general kernels
+    for xs, ksize, strides, padding in POOL_CASES[:4] + [
+            ((3, 9, 8, 5), 2, 2, "VALID"), ((2, 9, 9, 3), 3, 3, "VALID"),
+            ((2, 8, 6, 3), (2, 3), (2, 3), "VALID")]:
+        rng = rng_for("max_pool_grad", xs, ksize, strides, padding)
+        x = np.maximum(np.round(values("float32", xs, rng, specials=False), 1), 0)
+        x[0, 1, 1, 0] = np.nan
+        grad = tf.max_pool(tf.array(x), ksize, strides, padding).shape
+        dy = values("float32", tuple(grad), rng, specials=False)
+        with tf.scope():
+            xt = tf.Variable(x)
+            with tf.GradientTape() as tape:
+                y = tf.max_pool(xt, ksize, strides, padding)
+            got = tape.gradient(y, xt, output_gradients=tf.array(dy)).numpy()
+        _close(got, oracle_nn.max_pool_grad(x, dy, ksize, strides, padding),
+               f"max_pool gradient({list(xs)}, ksize={ksize}, strides={strides}, "
+               f"padding={padding})")
+
+
+@each_backend
 def test_slice_pad_tile():
     for dtype in ("float32", "int32", "bool"):
         x = values(dtype, (3, 4, 5), rng_for("movement", dtype))
@@ -106,7 +128,8 @@ def test_gather_and_segment_sum():
     for dtype in ("float32", "int32"):
         params = values(dtype, (5, 4, 3), rng_for("gather", dtype))
         for axis, idx in ((0, [4, 0, 0, 2]), (1, [[3, 1], [0, 0]]), (2, [2]), (-1, [[0], [1]])):
-            got = _np(tf.gather, tf.array(params), tf.array(np.array(idx, np.int32)), axis)
+            got = _np(tf.gather, tf.array(params), tf.array(np.array(idx, np.int32)),
+                      axis=axis)
             _close(got, oracle_nn.gather(params, idx, axis),
                    f"gather({dtype}, indices={idx}, axis={axis})")
         data = values(dtype, (6, 3), rng_for("segment", dtype))

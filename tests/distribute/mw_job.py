@@ -9,6 +9,8 @@ starts every worker from the chief's values). Writes the final weights to OUT.np
 "-": prints them as JSON, as a browser worker does).
 """
 
+import json
+import os
 import sys
 
 import numpy as np
@@ -91,13 +93,16 @@ def main():
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     model = (run_fit if mode == "fit" else run_ctl)(strategy)
     if out == "-":  # a browser worker: the weights go to the page's output
-        import json
         print("weights " + json.dumps([w.numpy().tolist() for w in model.weights]),
               flush=True)
     else:
         np.savez(out, *[w.numpy() for w in model.weights])
     print("done", strategy.cluster_resolver.task_type, strategy.cluster_resolver.task_id,
           strategy.num_replicas_in_sync, flush=True)
+    if os.environ.get("TF_CONFIG"):  # as the tutorials read it (a coordinator's job too)
+        config = json.loads(os.environ["TF_CONFIG"])
+        print("tf_config", len(config["cluster"]["worker"]), config["task"]["index"],
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -131,6 +131,21 @@ def test_tf_config_cluster_resolver(monkeypatch):
         r.cluster_spec()
 
 
+def test_a_coordinator_job_gets_a_tf_config_naming_its_rank(monkeypatch):
+    from texflow.distribute import cluster_resolver as resolvers
+    given = {"TF_CONFIG": "{}"}
+    assert not resolvers.set_job_tf_config(3, given) and given == {"TF_CONFIG": "{}"}
+    monkeypatch.setenv("TF_CONFIG", "")  # restored afterwards: set_job_tf_config sets both
+    monkeypatch.setenv(resolvers.PROVISIONAL, "")
+    monkeypatch.setenv("TEXFLOW_TASK_ID", "2")
+    assert resolvers.settle_job_tf_config(3, 1) is None  # not made by set_job_tf_config
+    assert resolvers.set_job_tf_config(3)
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    assert (r.task_type, r.task_id, r.cluster_spec().num_tasks("worker")) == ("worker", 2, 3)
+    spec = resolvers.settle_job_tf_config(3, 0)  # the coordinator gave rank 0
+    assert (r.task_id, spec.num_tasks("worker")) == (0, 3)
+
+
 def test_small_types():
     ctx = tf.distribute.InputContext(2, 1, 4)
     assert ctx.get_per_replica_batch_size(8) == 2
@@ -208,6 +223,9 @@ def test_parameter_server_strategy_schedules_steps_asynchronously(monkeypatch):
     assert coordinator.done() and contexts == [(2, 0), (2, 1)]
     assert float(values[-1].fetch()) < 0.1 * float(first.fetch())
     np.testing.assert_allclose(w.numpy(), [2.0, -1.0], atol=0.2)
+    with pytest.raises(NotImplementedError, match="no tf.distribute.Server.*job_name='ps'"):
+        tf.distribute.Server(strategy.cluster_resolver.cluster_spec(), job_name="ps",
+                             task_index=0)
     failing = coordinator.schedule(lambda: 1 / 0)
     with pytest.raises(ZeroDivisionError):
         coordinator.join()

@@ -75,6 +75,18 @@ SNIPPETS = {
                         "s.is_compatible_with(tf.zeros([5, 3], tf.int32)), "
                         "s == tf.TensorSpec([None, 3], tf.float32, 'x'))",
     "core_tensor/spec_from_tensor": "repr(tf.TensorSpec.from_tensor(tf.zeros([2])))",
+    "core_tensor/str": "[str(x) for x in (tf.constant(1.5), tf.constant([1.0, 2.0]), "
+                       "tf.constant([[1, 2], [3, 4]]), tf.range(30), tf.zeros([0, 3]), "
+                       "tf.constant([True, False]), tf.reshape(tf.range(2000.0), [40, 50]))]",
+    "core_tensor/repr": "[repr(x) for x in (tf.constant(1.5), tf.constant(7), "
+                        "tf.constant([1.0, 2.0]), tf.constant([[1, 2], [3, 4]]), tf.range(30), "
+                        "tf.zeros([0, 3]), tf.constant([True, False]))]",
+    "core_tensor/format": "x = tf.constant(0.123456)\n(f'{x:0.2f}', format(x, '.3e'), "
+                          "f'{tf.constant(3):>4}', f'{tf.constant([1.0, 2.0])}', f'{x}')",
+    "core_tensor/format_error": ("f'{tf.constant([1.0, 2.0]):.2f}'",
+                                 {"match": ["unsupported format string"]}),
+    "core_tensor/variable_repr": "v = tf.Variable([[1.0, 2.0]], name='w')\n"
+                                 "(repr(v).split(' ', 2)[2], str(v) == repr(v))",
     # -- every op accepts Python and numpy values ----------------------------------------------
     "core_cast/int": "tf.cast(3, tf.float32)",
     "core_cast/numpy_int64": "tf.cast(np.int64(3), tf.float32)",

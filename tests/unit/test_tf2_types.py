@@ -104,6 +104,22 @@ def test_tensor_is_the_eager_array():
     assert tf.newaxis is None
 
 
+def test_a_tensor_without_values_prints_why():
+    x = tf.constant([1.0, 2.0])
+    x.dispose()
+    assert repr(x) == "<tf.Tensor: shape=(2,), dtype=float32 (disposed)>"
+    assert str(x) == "tf.Tensor((disposed), shape=(2,), dtype=float32)"
+    shown = []
+
+    @tf.function
+    def f(a):
+        shown.append(repr(a * 2))
+        return a
+
+    f(tf.constant([1.0]))
+    assert shown == ["<tf.Tensor: shape=(1,), dtype=float32 (traced)>"]
+
+
 def test_tensor_spec():
     spec = tf.TensorSpec([None, 3], tf.float32, name="x")
     assert repr(spec) == "TensorSpec(shape=(None, 3), dtype=tf.float32, name='x')"

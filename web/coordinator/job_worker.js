@@ -31,6 +31,9 @@ async function run(msg) {
   os.environ.__setitem__("TEXFLOW_COORDINATOR", msg.wsURL);
   os.environ.__setitem__("TEXFLOW_TOKEN", msg.token);
   os.environ.__setitem__("TEXFLOW_CLIENT_ID", msg.clientId);
+  // The tutorials read TF_CONFIG before making their strategy: give them one.
+  py.pyimport("texflow.distribute.cluster_resolver").set_job_tf_config(
+      manifest.num_workers ?? null);
   const source = py.FS.readFile(workdir + "/" + manifest.script, { encoding: "utf8" });
   trafficTimer = setInterval(() => postMessage({
     type: "traffic", sent: texflowTraffic.sent, received: texflowTraffic.received }), 500);

@@ -105,8 +105,10 @@ class Variable(NDArray):
     def __repr__(self):
         if self._storage is None:
             return f"<tf.Variable {self.name!r} (disposed)>"
-        return (f"<tf.Variable {self.name!r} shape={list(self.shape)} dtype={self.dtype} "
-                f"numpy={self.numpy()!r}>")
+        return (f"<tf.Variable {self.name!r} shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={self._value_text(True)}>")
+
+    __str__ = __repr__  # as TensorFlow's
 
 
 def is_trainable_variable(x):

@@ -113,7 +113,10 @@ def worker_command(args):
     if args.task_id is not None:
         os.environ["TEXFLOW_TASK_ID"] = str(args.task_id)
     if args.file is None:
-        script, argv = _fetch_job(url, token)
+        script, argv, num_workers = _fetch_job(url, token)
+        # The tutorials read TF_CONFIG before making their strategy: give them one.
+        from ..distribute.cluster_resolver import set_job_tf_config
+        set_job_tf_config(num_workers)
     else:
         script, argv = Path(args.file).resolve(), [args.file, *args.args]
         if not script.is_file():
@@ -150,4 +153,4 @@ def _fetch_job(url, token):
                 raise RuntimeError(f"the job's bundle names a path outside it: {member}")
         z.extractall(folder)
     os.chdir(folder)
-    return folder / manifest["script"], manifest["argv"]
+    return folder / manifest["script"], manifest["argv"], manifest.get("num_workers")

@@ -46,8 +46,9 @@ class Job:
 class Pages:
     """Answers HTTP requests for the coordinator (see the module docstring)."""
 
-    def __init__(self, token, job=None):
+    def __init__(self, token, job=None, num_workers=None):
         self.token, self.job = token, job
+        self.num_workers = num_workers  # the manifest's: the job's TF_CONFIG
         self.routes = serve.Routes()
         self._cache = {}
 
@@ -83,7 +84,8 @@ class Pages:
         if self.job is None:
             return response(404, "this coordinator runs no job (start it with --script)\n")
         if path == "/job/manifest.json":
-            return response(200, json.dumps(self.job.manifest()).encode(), "application/json")
+            manifest = dict(self.job.manifest(), num_workers=self.num_workers)
+            return response(200, json.dumps(manifest).encode(), "application/json")
         if path == "/job/bundle.zip":
             return response(200, self.job.bundle, "application/zip")
         return response(404, f"not found: {path}\n")

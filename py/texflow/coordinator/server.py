@@ -64,7 +64,7 @@ class Coordinator:
         self.data = DataPlane(allow_nonfinite, max_bytes)
         self.checkpoints = CheckpointService(checkpoint_dir, max_bytes)
         self.shard_links = ShardLinks(self, shards)
-        self.pages = pages.Pages(self.token, job)
+        self.pages = pages.Pages(self.token, job, num_workers)
         self.job = job
         self.heartbeat, self.heartbeat_timeout = heartbeat, heartbeat_timeout
         self.max_frame, self.hello_timeout, self.max_pending = max_frame, hello_timeout, \

@@ -219,3 +219,39 @@ def task_of(spec, rank):
 def num_sync_workers(spec):
     """How many tasks train in sync: the chief and the workers."""
     return sum(spec.num_tasks(job) for job in JOB_ORDER if job in spec.jobs)
+
+
+# Set (to "coordinator") beside a TF_CONFIG that set_job_tf_config made: its task index is
+# provisional, and the multi-worker strategy replaces it with the rank it is given.
+PROVISIONAL = "TEXFLOW_TF_CONFIG_FROM"
+
+
+def set_job_tf_config(num_workers, environ=None):
+    """Gives a coordinator's job (`texflow worker`, a browser worker page) the TF_CONFIG
+    TensorFlow's tutorials read before they make a strategy (the cluster's size, the task),
+    when none is set: `num_workers` workers, task index $TEXFLOW_TASK_ID or 0. The index is
+    provisional (the coordinator assigns ranks as workers join): MultiWorkerMirroredStrategy
+    writes the rank it gets into TF_CONFIG. Returns whether it set one."""
+    environ = os.environ if environ is None else environ
+    if environ.get("TF_CONFIG") or not num_workers:
+        return False
+    wanted = environ.get("TEXFLOW_TASK_ID", "")
+    environ["TF_CONFIG"] = _worker_config(int(num_workers),
+                                          int(wanted) if wanted.isdigit() else 0)
+    environ[PROVISIONAL] = "coordinator"
+    return True
+
+
+def settle_job_tf_config(size, rank):
+    """After the coordinator gave this worker `rank` of `size`: TF_CONFIG says so (only
+    where set_job_tf_config made it). Returns the ClusterSpec it names, or None."""
+    if os.environ.get(PROVISIONAL) != "coordinator":
+        return None
+    os.environ["TF_CONFIG"] = _worker_config(size, rank)
+    return ClusterSpec(json.loads(os.environ["TF_CONFIG"])["cluster"])
+
+
+def _worker_config(size, index):
+    workers = [f"texflow-worker-{i}:0" for i in range(size)]
+    return json.dumps({"cluster": {"worker": workers},
+                       "task": {"type": "worker", "index": index}})

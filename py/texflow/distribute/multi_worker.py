@@ -63,10 +63,13 @@ class CollectiveExtended(StrategyExtended):
     def _join_given(self, resolver, spec):
         from . import collective
         wanted = None
-        if spec and resolver.task_type in resolvers.JOB_ORDER:
+        provisional = os.environ.get(resolvers.PROVISIONAL) == "coordinator"
+        if spec and resolver.task_type in resolvers.JOB_ORDER and not provisional:
             wanted = resolvers.rank_of(spec, resolver.task_type, resolver.task_id)
         self.group = collective.connect(task_type=resolver.task_type or "worker",
                                         task_id=wanted, timeout=CONNECT_TIMEOUT)
+        if provisional:  # the job's TF_CONFIG (set_job_tf_config) takes the given rank
+            spec = resolvers.settle_job_tf_config(self.group.size, self.group.rank)
         if not spec:
             workers = [f"texflow-worker-{i}" for i in range(self.group.size)]
             spec = resolvers.ClusterSpec({"worker": workers})

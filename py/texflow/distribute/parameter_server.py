@@ -1,15 +1,18 @@
-"""ParameterServerStrategy and ClusterCoordinator: asynchronous training, in one process.
+"""ParameterServerStrategy and ClusterCoordinator: TensorFlow's API, in one process.
 
 TensorFlow's coordinator program holds the variables on parameter-server tasks and
 ships traced functions to remote workers. texflow cannot ship Python functions to
 other processes or pages, so its parameter-server training runs in the coordinator's
 own process: the process holds the variables (the parameter server), and
 `ClusterCoordinator.schedule(fn)` queues `fn` for the workers (one per "worker" task
-of the cluster, or `num_workers`), which take closures as they come free, each
-reading the variables as they are when it starts (pull) and applying its own update
-without waiting for the others (push): asynchronous, as TensorFlow's. Natively the
-workers are threads that run one closure at a time; in Pyodide, which has no threads,
-queued closures run when `join()` or `fetch()` waits for them.
+of the cluster), which take closures as they come free, each reading the variables
+as the closures before it left them (pull) and applying its own update without a
+barrier with the others (push). The closures run one at a time (`_running`): a
+variable's storage is reference-counted without locks, and Keras builds layers and
+optimizer slots on first use, so concurrent closures are not safe. Natively the
+workers are threads; in Pyodide, which has no threads, queued closures run when
+`join()` or `fetch()` waits for them. README "tf.distribute: strategies" says what
+this is not.
 """
 
 import queue
@@ -44,6 +47,20 @@ class ParameterServerStrategy(Strategy):
     @property
     def cluster_resolver(self):
         return self._resolver
+
+
+class Server:
+    """`tf.distribute.Server`, what TensorFlow's "worker" and "ps" tasks run (`Server(
+    cluster_resolver.cluster_spec(), job_name=..., task_index=...).join()`): texflow has
+    none, and says so where the script makes one (see ParameterServerStrategy)."""
+
+    def __init__(self, server_or_cluster_def=None, job_name=None, task_index=None,
+                 protocol=None, config=None, start=True):
+        raise NotImplementedError(
+            f"texflow has no tf.distribute.Server (received job_name={job_name!r}, "
+            f"task_index={task_index!r}): ParameterServerStrategy runs its workers and holds "
+            "its variables in the coordinator's own process, so no worker or ps task needs "
+            "to be started; run only the coordinator's (chief's) program")
 
 
 class RemoteValue:

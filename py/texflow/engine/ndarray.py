@@ -255,17 +255,50 @@ class NDArray:
     __hash__ = object.__hash__
 
 
-    def __repr__(self):
-        cls = type(self).__name__
+    def _value_text(self, is_repr):
+        """TensorFlow's rendering of the values: numpy's str or repr (a scalar as its
+        Python value), after a newline when it spans lines."""
+        values = self.numpy()
+        if values.ndim == 0:
+            text = str(values)
+        elif not is_repr:
+            text = str(values)
+        elif values.dtype == np.int32 and np.dtype(np.int_) == np.int32:
+            # Pyodide's numpy (wasm32) leaves out the default int's dtype; int64 has a
+            # name as long, so the layout is the one 64-bit numpy gives int32
+            text = repr(values.astype(np.int64))[:-len("int64)")] + "int32)"
+        else:
+            text = repr(values)
+        return "\n" + text if "\n" in text else text
+
+    def _unreadable(self):
+        """`(disposed)` or `(traced)` when the values cannot be shown, else None."""
         if self._storage is None:
-            return f"<{cls} shape={list(self.shape)} dtype={self.dtype} (disposed)>"
+            return "(disposed)"
         if _read_guard[0] is not None:
             try:
                 _read_guard[0](self, "repr")
             except TypeError:  # a traced value has no value to show yet
-                return f"<{cls} shape={list(self.shape)} dtype={self.dtype} (traced)>"
-        values = np.array2string(self.numpy(), separator=", ", threshold=64, prefix=f"{cls}(")
-        return f"{cls}({values}, shape={list(self.shape)}, dtype={self.dtype})"
+                return "(traced)"
+        return None
+
+    def __str__(self):
+        state = self._unreadable()
+        if state is not None:
+            return f"tf.Tensor({state}, shape={self.shape}, dtype={self.dtype.name})"
+        return (f"tf.Tensor({self._value_text(False)}, shape={self.shape}, "
+                f"dtype={self.dtype.name})")
+
+    def __repr__(self):
+        state = self._unreadable()
+        if state is not None:
+            return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name} {state}>"
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={self._value_text(True)}>")
+
+    def __format__(self, format_spec):
+        # as TensorFlow: numpy's formatting (a format spec works on a scalar only)
+        return self.numpy().__format__(format_spec)
 
 
 class _CamelCase:

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Runs a multi-worker tutorial (scripts/tutorials/, only the import changed) through a
+coordinator, as the README's walkthrough does, with workers that are headless browser
+pages (Pyodide in a Web Worker), native `texflow worker` processes, or both. Neither kind
+is given a TF_CONFIG: the coordinator's job gets one naming the rank it is assigned.
+
+    scripts/run_tutorials_browser.py ctl --pages 1 --native 1        # mixed
+    scripts/run_tutorials_browser.py keras --pages 2 --backend webgl # browser only
+
+Prints each worker's output when the job ends; exits 1 if any worker failed.
+"""
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = {"keras": "keras_multi_worker.py", "ctl": "main.py"}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("tutorial", choices=sorted(SCRIPTS))
+    parser.add_argument("--pages", type=int, default=1, help="headless browser workers")
+    parser.add_argument("--native", type=int, default=1, help="native workers")
+    parser.add_argument("--backend", default="webgl", help="the pages' backend")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "py"))
+    from texflow.bench.collective import CoordinatorProcess
+    from texflow.bench.collective_browser import _browser, run_pages
+
+    workers = args.pages + args.native
+    script = ROOT / "scripts" / "tutorials" / SCRIPTS[args.tutorial]
+    coordinator = CoordinatorProcess(job_args=[], job=script, num_workers=workers)
+    start = time.perf_counter()
+    natives = [subprocess.Popen([sys.executable, "-m", "texflow.cli", "worker", "--coordinator",
+                                 coordinator.url, "--token", coordinator.token],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+               for _ in range(args.native)]
+    pw = browser = None
+    failed = False
+    try:
+        outs = []
+        if args.pages:
+            pw, browser = _browser()
+            context = browser.new_context()
+            texts = run_pages(context, coordinator, args.pages, f"?backend={args.backend}")
+            pages = [p for p in context.pages if "token" in p.url]
+            for page, text in zip(pages, texts):
+                code = page.evaluate("() => texflowWorkerPage.exitCode")
+                failed |= code != 0
+                outs.append((f"browser page ({args.backend}), exit {code}", text))
+        for p in natives:
+            text, _ = p.communicate(timeout=7200)
+            failed |= p.returncode != 0
+            outs.append((f"native worker, exit {p.returncode}", text))
+    finally:
+        for p in natives:
+            p.kill()
+        if browser is not None:
+            browser.close()
+            pw.stop()
+        coordinator.stop()
+    for who, text in outs:
+        lines = [line for line in text.splitlines() if line.strip()]
+        print(f"== {who}\n" + "\n".join(lines[-14:]))
+    print(f"{args.tutorial}: {args.pages} page(s) + {args.native} native, "
+          f"{time.perf_counter() - start:.0f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
