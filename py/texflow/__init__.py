@@ -23,10 +23,11 @@ from .ops import operators as _operators  # noqa: F401  (installs NDArray operat
 from .ops.creation import (array, constant, convert_to_tensor, fill, ones, ones_like,
                            random_normal, random_uniform, tensor, zeros, zeros_like)
 from .ops.creation import range_ as range  # noqa: A001  (tf.range)
-from .ops.elementwise import (abs, add, cast, ceil, cos, div, elu, equal, exp, floor,
-                              greater, greater_equal, is_finite, is_nan, less, less_equal,
-                              log, logical_not, maximum, minimum, mul, neg, not_equal, pow,
-                              relu, rsqrt, sigmoid, sign, sin, sqrt, square, sub, tanh, where)
+from .engine.registry import install_exports as _install_exports
+from .ops import elementwise as _elementwise  # noqa: F401  (declares the elementwise ops)
+# The elementwise ops (tf.add, tf.exp, ...) state their names where they are declared
+# (ops/elementwise.py); this installs them, and any declared later, here.
+_install_exports("tf", globals().__setitem__)
 from .autodiff.gradient_tape import GradientTape
 from .autodiff.graph import CostReduction, Graph, SymbolicTensor
 from .autodiff.input_provider import (InCPUMemoryShuffledInputProviderBuilder,
@@ -50,12 +51,11 @@ from .ops.ndarray_math import (MatrixOrientation, NDArrayMath, NDArrayMathCPU,
 from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum
 from .ops.indexing import strided_slice
 
-from .tfmath import (divide, multiply, negative, reduce_logsumexp, reduce_max,  # noqa: F401
-                     reduce_mean, reduce_min, reduce_sum, subtract)
+from .tfmath import (reduce_logsumexp, reduce_max,  # noqa: F401
+                     reduce_mean, reduce_min, reduce_sum)
 from .ops.array_ops import (add_n, boolean_mask, gather_nd, identity, rank,  # noqa: E402,F401
                             shape, size, split)
 from .ops.creation import eye, linspace  # noqa: E402,F401
-from .ops.elementwise import logical_and, logical_or  # noqa: E402,F401
 from .ops.movement import reverse  # noqa: E402,F401
 from .ops.reduce import reduce_all, reduce_any, reduce_prod  # noqa: E402,F401
 from .ops.scan import cumsum  # noqa: E402,F401

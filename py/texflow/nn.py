@@ -1,7 +1,8 @@
 """`tf.nn`: TensorFlow's neural-network op names (the same functions as `tf.*`)."""
 
 from .ops.conv import avg_pool, conv2d, max_pool
-from .ops.elementwise import elu, relu, relu6, sigmoid, softplus, tanh
+from .engine.registry import install_exports as _install_exports
+from .ops import elementwise as _elementwise  # noqa: F401  (declares the elementwise ops)
 from .ops.nn import (batch_normalization, bias_add, compute_average_loss, dropout, gelu,
                      l2_loss, leaky_relu, log_softmax, moments,
                      sigmoid_cross_entropy_with_logits, silu, softmax,
@@ -14,8 +15,19 @@ max_pool2d = max_pool
 avg_pool2d = avg_pool
 
 __all__ = ["avg_pool", "avg_pool2d", "batch_normalization", "bias_add", "compute_average_loss",
-           "conv2d", "dropout", "elu", "gelu", "l2_loss", "l2_normalize", "leaky_relu",
+           "conv2d", "dropout", "gelu", "l2_loss", "l2_normalize", "leaky_relu",
            "log_softmax", "max_pool", "max_pool2d",
-           "moments", "relu", "relu6", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu",
-           "softmax", "softmax_cross_entropy_with_logits", "softplus",
-           "sparse_softmax_cross_entropy_with_logits", "swish", "tanh", "top_k"]
+           "moments", "sigmoid_cross_entropy_with_logits", "silu",
+           "softmax", "softmax_cross_entropy_with_logits",
+           "sparse_softmax_cross_entropy_with_logits", "swish", "top_k"]
+
+
+def _install(name, fn):
+    globals()[name] = fn
+    if name not in __all__:
+        __all__.append(name)
+
+
+# Elementwise ops (relu, sigmoid, softplus, ...) state their names where they are
+# declared (ops/elementwise.py): they are installed here, and any declared later too.
+_install_exports("nn", _install)

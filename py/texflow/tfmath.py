@@ -1,12 +1,7 @@
 """`tf.math` and `tf.linalg`: TensorFlow's namespaced names for texflow's ops."""
 
-from .ops.elementwise import (abs, add, ceil, cos, div, equal, exp, floor, greater,  # noqa: F401
-                              greater_equal, is_finite, is_nan, less, less_equal, log,
-                              logical_not, maximum, minimum, mul, neg, not_equal, pow, rsqrt,
-                              sigmoid, sign, sin, sqrt, square, sub, tanh)
-from .ops.elementwise import (bitwise_and, bitwise_or, bitwise_xor, erf, erfc,  # noqa: F401
-                              expm1, floordiv, floormod, invert, log1p, logical_and,
-                              logical_or, logical_xor, reciprocal, softplus)
+from .engine.registry import install_exports as _install_exports
+from .ops import elementwise as _elementwise  # noqa: F401  (declares the elementwise ops)
 from .ops.array_ops import add_n  # noqa: F401
 from .ops.creation import eye
 from .ops.einsum import einsum
@@ -22,10 +17,6 @@ from .ops.sort import top_k  # noqa: F401
 from .ops.nn import log_softmax, softmax  # noqa: F401
 from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum  # noqa: F401
 
-divide = truediv = div
-multiply = mul
-subtract = sub
-negative = neg
 reduce_sum = sum
 reduce_mean = mean
 reduce_max = max
@@ -44,8 +35,11 @@ class linalg:  # noqa: N801  (a namespace, as tf.linalg)
 
 
 class bitwise:  # noqa: N801  (a namespace, as tf.bitwise)
-    """`tf.bitwise`: bit operations on int32 tensors."""
-    bitwise_and = staticmethod(bitwise_and)
-    bitwise_or = staticmethod(bitwise_or)
-    bitwise_xor = staticmethod(bitwise_xor)
-    invert = staticmethod(invert)
+    """`tf.bitwise`: bit operations on int32 tensors (bitwise_and, bitwise_or, bitwise_xor,
+    invert)."""
+
+
+# Elementwise ops state their names where they are declared (ops/elementwise.py): they
+# are installed here, and any declared later too.
+_install_exports("math", globals().__setitem__)
+_install_exports("bitwise", lambda name, fn: setattr(bitwise, name, staticmethod(fn)))

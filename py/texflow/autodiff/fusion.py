@@ -12,7 +12,7 @@ separate step's output, so the fused plan computes exactly what the trace did.
 
 from ..engine.registry import get_op
 from ..engine.trace import step_reads
-from ..ops.fused import ELEMENTWISE, FusedProgram
+from ..ops.fused import FusedProgram, fusible as fusible_op
 
 # arrays one fused kernel reads: WebGPU's default limit is 8 storage buffers per
 # shader stage, and a WGSL kernel also binds its output and its parameters
@@ -83,7 +83,7 @@ def _fused_op():
 def _fusible(step, meta):
     if step[0] != "op" or step[5] is not None or len(step[4]) != 1:
         return False
-    if step[1].name not in ELEMENTWISE:
+    if not fusible_op(step[1]):
         return False
     for k in (*step[2], step[4][0]):
         m = meta[k]

@@ -29,6 +29,70 @@ def kernels_for(language):
     return _KERNELS.setdefault(language, {})
 
 
+# -- elementwise ops: one declaration, a kernel in every language generated from it --------
+
+UNARY_KINDS = ("same", "float", "pred")
+BINARY_KINDS = ("arith", "float", "cmp")
+
+
+class Elementwise:
+    """What the kernel generators need of an elementwise op (ops/declare.py makes these).
+
+    `kind` is the op's class, which fixes how every language types its body:
+    unary "same" keeps the input's dtype (bodies `op_<name>` per dtype), "float"
+    computes in float32, "pred" gives a bool; binary "arith" computes in the result
+    dtype, "float" in float32, "cmp" compares (in float32 when an operand is).
+    `numpy` is the numpy kernel. `bodies` maps "glsl"/"wgsl" to source defining
+    `op_<name>` for ops whose body is not in shaders/<language>/*_ops.*.
+    """
+
+    __slots__ = ("name", "kind", "arity", "numpy", "bodies")
+
+    def __init__(self, name, kind, arity, numpy, bodies=None):
+        kinds = UNARY_KINDS if arity == 1 else BINARY_KINDS
+        if kind not in kinds:
+            raise KernelNotFoundError(f"elementwise op {name!r}: kind must be one of "
+                                      f"{kinds}, received {kind!r}")
+        self.name, self.kind, self.arity, self.numpy = name, kind, arity, numpy
+        self.bodies = dict(bodies or {})
+
+    def __repr__(self):
+        return f"Elementwise({self.name!r}, {self.kind!r})"
+
+
+_ELEMENTWISE = {}  # op name -> Elementwise
+_GENERATORS = {}  # language -> make(Elementwise) -> kernel
+
+
+def elementwise_kernels(spec):
+    """Registers elementwise op `spec`'s numpy kernel and every language's generated one."""
+    _ELEMENTWISE[spec.name] = spec
+    kernel(spec.name, "numpy")(spec.numpy)
+    for language, make in _GENERATORS.items():
+        kernel(spec.name, language)(make(spec))
+
+
+def kernel_generator(language):
+    """Registers `make(spec)`, which gives `language`'s kernel of any elementwise op; it
+    runs for the ops declared so far and for every one declared later."""
+    def register(make):
+        _GENERATORS[language] = make
+        for spec in _ELEMENTWISE.values():
+            kernel(spec.name, language)(make(spec))
+        return make
+    return register
+
+
+def elementwise_spec(name):
+    """The Elementwise declaration of op `name`, or None when it is not one."""
+    return _ELEMENTWISE.get(name)
+
+
+def inline_bodies(language):
+    """Shader source of the op bodies declared with their op, for `language`."""
+    return tuple(s.bodies[language] for s in _ELEMENTWISE.values() if language in s.bodies)
+
+
 class Backend:
     """A device runtime. Subclasses implement the methods that raise here."""
 

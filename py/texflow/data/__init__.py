@@ -1,6 +1,7 @@
 """texflow.data (`tf.data`): input pipelines, file readers and record formats.
 
-Elements are numpy values on the host; see dataset.py. The TensorFlow 1
+The pipeline computes numpy values on the host; iterating hands out
+tf.Tensors (see dataset.py). The TensorFlow 1
 queue-based names (`tf.train.string_input_producer`, `shuffle_batch`, ...)
 are thin layers over these, in queues.py.
 """

@@ -3,8 +3,8 @@
 A Dataset is an immutable description; iterating it (a Python `for`,
 `as_numpy_iterator()`, `iter()`) runs the pipeline from the start. Elements
 are nested tuples and dicts of numpy values (scalars as numpy scalars, strings
-as bytes); a model moves a batch to the active backend when it consumes it
-(`tf.array(batch)` or an op that takes it).
+as bytes); `as_numpy_iterator()` hands them out so, a Python `for` (as in
+TensorFlow 2) as tf.Tensors held on the host until an op uploads them.
 
 Inside, every stage is a generator that yields elements or `Failure` markers.
 An error (a corrupt record, a bad CSV field, an exception in a `map`
@@ -20,6 +20,7 @@ import sys
 import numpy as np
 
 from ..errors import InvalidArgumentError, OutOfRangeError
+from ..tensor_spec import TensorSpec  # noqa: F401  (tf.data's element_spec type)
 from . import structure
 from .options import Options
 
@@ -51,22 +52,6 @@ def call(fn, element):
     return fn(*element) if type(element) is tuple else fn(element)
 
 
-class TensorSpec:
-    """The shape and dtype of one component (`dataset.element_spec`)."""
-
-    def __init__(self, shape, dtype, name=None):
-        self.shape = tuple(shape) if shape is not None else None
-        self.dtype = dtype
-        self.name = name
-
-    def __eq__(self, other):
-        return isinstance(other, TensorSpec) and (self.shape, self.dtype) == (
-            other.shape, other.dtype)
-
-    def __repr__(self):
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype}, name={self.name})"
-
-
 class Dataset:
     """A pipeline of elements (`tf.data.Dataset`).
 
@@ -86,10 +71,12 @@ class Dataset:
         return UNKNOWN
 
     def __iter__(self):
-        return DatasetIterator(self)
+        """An iterator of elements as TensorFlow 2 gives them: arrays and numbers as
+        tf.Tensors (on the host until an op uploads them), strings as bytes."""
+        return DatasetIterator(self, tensors=True)
 
     def as_numpy_iterator(self):
-        """An iterator of numpy elements (the same as iterating the dataset)."""
+        """An iterator of elements as numpy values (what the pipeline computes)."""
         return DatasetIterator(self)
 
     def cardinality(self):
@@ -111,7 +98,7 @@ class Dataset:
     def element_spec(self):
         """TensorSpecs of the first element (texflow does not trace functions, so the
         spec is read from the data; it is None for an empty dataset)."""
-        for element in self.take(1):
+        for element in self.take(1).as_numpy_iterator():
             return structure.map_structure(
                 lambda x: TensorSpec(structure.shape_of(x), structure.dtype_name(
                     np.asarray(x).dtype if not isinstance(x, bytes) else object)), element)
@@ -131,11 +118,12 @@ class Dataset:
         return WithOptions(self, options)
 
     def reduce(self, initial_state, reduce_func):
-        """Folds the elements into one value with `reduce_func(state, element)`."""
+        """Folds the elements into one value with `reduce_func(state, element)` (which
+        sees numpy values, as a `map` function does); returns it as tf.Tensors."""
         state = structure.normalize(initial_state, True)
-        for element in self:
+        for element in self.as_numpy_iterator():
             state = structure.normalize(reduce_func(state, element), True)
-        return state
+        return structure.map_structure(structure.as_tensor, state)
 
     def apply(self, transformation_func):
         """`transformation_func(self)`, for chaining custom transformations."""
@@ -324,9 +312,10 @@ class Dataset:
 class DatasetIterator:
     """Iterates a Dataset; `next()` raises StopIteration, `get_next()` OutOfRangeError."""
 
-    def __init__(self, dataset):
+    def __init__(self, dataset, tensors=False):
         self._dataset = dataset
         self._gen = dataset._gen(Context(dataset.options()))
+        self._tensors = tensors
 
     def __iter__(self):
         return self
@@ -335,6 +324,8 @@ class DatasetIterator:
         element = next(self._gen)
         if type(element) is Failure:
             raise element.exc
+        if self._tensors:
+            return structure.map_structure(structure.as_tensor, element)
         return element
 
     next = __next__

@@ -219,7 +219,7 @@ class _SliceQueue(_Queue):
         ds = Dataset.from_tensor_slices(arrays)
         if self.shuffle:
             ds = ds.shuffle(len(arrays[0]), seed=self.seed)
-        return (e + () for e in ds.repeat(self.num_epochs))
+        return (e + () for e in ds.repeat(self.num_epochs).as_numpy_iterator())
 
 
 class Coordinator:

@@ -83,7 +83,7 @@ class FilenameQueue(_Queue):
         if self.shuffle:
             ds = ds.shuffle(len(self.names), seed=self.seed)
         ds = ds.repeat(self.num_epochs)
-        return (self.names[int(i)] for i in ds)
+        return (self.names[int(i)] for i in ds.as_numpy_iterator())
 
     def dequeue(self):
         return self._next()

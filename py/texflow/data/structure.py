@@ -8,7 +8,8 @@ fit), floats float32, str and bytes strings (object arrays of bytes).
 
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..engine.ndarray import from_numpy, to_numpy
+from ..errors import DTypeError, InvalidArgumentError
 from .sparse import SparseTensor
 from .sparse import stack as stack_sparse
 
@@ -72,6 +73,18 @@ def pack_as(structure, leaves):
 
 def map_structure(fn, structure):
     return pack_as(structure, [fn(leaf) for leaf in flatten(structure)])
+
+
+def as_tensor(leaf):
+    """A numeric numpy leaf as a tf.Tensor holding it on the host (an op uploads it when
+    it first needs it); other leaves (bytes, SparseTensors, int64 values beyond int32,
+    which a device cannot hold) as they are."""
+    if isinstance(leaf, (np.ndarray, np.generic)) and leaf.dtype.kind in "fiub":
+        try:
+            return from_numpy(to_numpy(leaf))
+        except DTypeError:
+            return leaf
+    return leaf
 
 
 def convert(value):

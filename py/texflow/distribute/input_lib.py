@@ -165,7 +165,7 @@ class DistributedDataset:
         return DistributedIterator(self._strategy, self._elements(), self._local)
 
     def _elements(self):
-        for element in self._dataset:
+        for element in self._dataset.as_numpy_iterator():
             if self._split:
                 yield from split_batch(element, self._local)
             else:

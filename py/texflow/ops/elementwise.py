@@ -13,22 +13,22 @@ dtype rules (numpy-like, with TensorFlow's int32/float32 defaults):
 import numpy as np
 
 from .. import dtypes
-from ..dtypes import bool_, float32, int32
+from ..backends.numpy import elementwise as npk
+from ..dtypes import bool_, float32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op, run_view
-from ..errors import InvalidArgumentError, NotFoundError, OpDTypeError
+from ..errors import InvalidArgumentError, NotFoundError
+from .declare import (FLOAT, NUMERIC, arith_rule, binary, dtype_of, dtype_rule,  # noqa: F401
+                      expect_dtype, ints_only, reduce_to_inputs, result_dtype, shape_of, unary)
 from .shape_util import broadcast_shapes
 
-_SCALARS = (float, int, bool)
-
-
-def _dtype_of(x):
-    return x.dtype if isinstance(x, NDArray) else dtypes.scalar_dtype(x)
-
-
-def _shape_of(x):
-    return x.shape if isinstance(x, NDArray) else ()
+# Each op below is one declaration (ops/declare.py): its class, dtype rule, gradient,
+# numpy kernel and public names ("tf": tf.*, "math": tf.math, "nn": tf.nn, "dl": the
+# deeplearn.js math objects and Graph). Its GLSL and WGSL bodies are `op_<name>` in
+# shaders/glsl/*_ops.glsl and shaders/wgsl/*_ops.wgsl. docs/ADDING_AN_OP.md has the recipe.
+_TF, _MATH, _NN, _DL = "tf", "math", "nn", "dl"
+_ALL = (_TF, _MATH, _DL)
 
 
 # -- unary -----------------------------------------------------------------------
@@ -38,172 +38,106 @@ def _no_gradient(dy, x, y):
     return None
 
 
-def _same_numeric(name):
-    def infer(inputs, attrs):
-        x = inputs[0]
-        if x.dtype == bool_:
-            raise OpDTypeError(f"{name} does not accept bool input; cast it first")
-        return x.shape, x.dtype
-    return infer
-
-
-FLOAT, NUMERIC = (float32,), (float32, int32)
-
-
-def expect_dtype(x, name, allowed, error=InvalidArgumentError):
-    """`x` as an NDArray of one of the `allowed` dtypes, or `error` (TensorFlow's class for
-    the op: InvalidArgumentError for kernels without that dtype) naming what came."""
-    x = x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
-    if x.dtype not in allowed:
-        raise error(f"{name} needs a {' or '.join(allowed)} tensor, received {x.dtype} "
-                    f"(shape {list(x.shape)})")
-    return x
-
-
-def dtype_rule(name, allowed):
-    """The shape/dtype rule of an op keeping its input's shape and dtype, for inputs of
-    the `allowed` dtypes only (TensorFlow's rule for log1p, erf, cumsum, ...)."""
-    def infer(inputs, attrs):
-        x = expect_dtype(inputs[0], name, allowed)
-        return x.shape, x.dtype
-    return infer
-
-
-def _to_float(inputs, attrs):
-    x = inputs[0]
-    return x.shape, float32
-
-
-def _bool_result(inputs, attrs):
-    return inputs[0].shape, bool_
-
-
-def _unary(name, infer, doc, grad=None):
-    """Defines a unary op; `grad(dy, x, y)` gives the input's gradient (or None)."""
-    op = def_op(name, infer, grad=(lambda dy, inputs, y, attrs: (grad(dy, inputs[0], y),))
-                if grad else None)
-
-    def fn(x):
-        if not isinstance(x, NDArray):
-            x = from_numpy(to_numpy(x))
-        return run_op(op, (x,))
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = (f"{doc}, elementwise.\n\n"
-                  f"    >>> tf.{name}(tf.array([-1.0, 0.5])).shape\n    TensorShape([2])\n")
-    fn.op = op
-    return fn
-
-
-neg = _unary("neg", _same_numeric("neg"), "-x", lambda dy, x, y: neg(dy))
-abs = _unary("abs", _same_numeric("abs"), "|x|",  # noqa: A001  (tf.abs)
-             lambda dy, x, y: mul(dy, sign(x)))
-square = _unary("square", _same_numeric("square"), "x * x",
-                lambda dy, x, y: mul(dy, mul(x, 2.0)))
-sign = _unary("sign", _same_numeric("sign"), "-1, 0 or 1 by the sign of x (NaN stays NaN)",
-              _no_gradient)
-relu = _unary("relu", _same_numeric("relu"), "max(x, 0)",
-              lambda dy, x, y: mul(dy, greater(x, 0)))
-floor = _unary("floor", _same_numeric("floor"), "The largest integer <= x", _no_gradient)
-ceil = _unary("ceil", _same_numeric("ceil"), "The smallest integer >= x", _no_gradient)
-exp = _unary("exp", _to_float, "e ** x", lambda dy, x, y: mul(dy, y))
-log = _unary("log", _to_float, "The natural logarithm of x", lambda dy, x, y: div(dy, x))
-sqrt = _unary("sqrt", _to_float, "The square root of x",
-              lambda dy, x, y: div(dy, mul(y, 2.0)))
-rsqrt = _unary("rsqrt", _to_float, "1 / sqrt(x)",
-               lambda dy, x, y: mul(dy, mul(mul(y, square(y)), -0.5)))
-tanh = _unary("tanh", _to_float, "The hyperbolic tangent of x",
-              lambda dy, x, y: mul(dy, sub(1.0, square(y))))
-sigmoid = _unary("sigmoid", _to_float, "1 / (1 + exp(-x))",
-                 lambda dy, x, y: mul(dy, mul(y, sub(1.0, y))))
-elu = _unary("elu", _to_float, "x if x > 0 else exp(x) - 1",
-             lambda dy, x, y: mul(dy, where(greater(x, 0), 1.0, add(y, 1.0))))
-sin = _unary("sin", _to_float, "The sine of x", lambda dy, x, y: mul(dy, cos(x)))
-cos = _unary("cos", _to_float, "The cosine of x", lambda dy, x, y: neg(mul(dy, sin(x))))
-log1p = _unary("log1p", dtype_rule("log1p", FLOAT), "log(1 + x), accurate for small x",
-               lambda dy, x, y: div(dy, add(x, 1.0)))
-expm1 = _unary("expm1", dtype_rule("expm1", FLOAT), "exp(x) - 1, accurate for small x",
-               lambda dy, x, y: mul(dy, add(y, 1.0)))
-softplus = _unary("softplus", dtype_rule("softplus", FLOAT), "log(1 + exp(x)), without overflow",
-                  lambda dy, x, y: mul(dy, sigmoid(x)))
-relu6 = _unary("relu6", dtype_rule("relu6", NUMERIC), "min(max(x, 0), 6)",
-               lambda dy, x, y: where(logical_and(greater(x, 0), less(x, 6)), dy, 0.0))
-erf = _unary("erf", dtype_rule("erf", FLOAT), "The error function of x",
-             lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), 1.1283791670955126)))
-erfc = _unary("erfc", dtype_rule("erfc", FLOAT), "1 - erf(x), accurate where erf(x) is near 1",
-              lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), -1.1283791670955126)))
-is_nan = _unary("is_nan", _bool_result, "True where x is NaN")
-is_finite = _unary("is_finite", _bool_result, "True where x is neither infinite nor NaN")
-logical_not = _unary("logical_not", _bool_result, "True where x is zero (or False)")
+neg = unary("neg", "same", "-x", lambda dy, x, y: neg(dy), numpy=np.negative,
+            exports=_ALL + ("tf.negative", "math.negative"))
+abs = unary("abs", "same", "|x|", lambda dy, x, y: mul(dy, sign(x)),  # noqa: A001  (tf.abs)
+            numpy=np.abs, exports=_ALL)
+square = unary("square", "same", "x * x", lambda dy, x, y: mul(dy, mul(x, 2.0)),
+               numpy=npk.square, exports=_ALL)
+sign = unary("sign", "same", "-1, 0 or 1 by the sign of x (NaN stays NaN)", _no_gradient,
+             numpy=np.sign, exports=_ALL)
+relu = unary("relu", "same", "max(x, 0)", lambda dy, x, y: mul(dy, greater(x, 0)),
+             numpy=npk.relu, exports=(_TF, _NN, _DL))
+floor = unary("floor", "same", "The largest integer <= x", _no_gradient, numpy=np.floor,
+              exports=_ALL)
+ceil = unary("ceil", "same", "The smallest integer >= x", _no_gradient, numpy=np.ceil,
+             exports=_ALL)
+exp = unary("exp", "float", "e ** x", lambda dy, x, y: mul(dy, y), numpy=npk.exp,
+            exports=_ALL)
+log = unary("log", "float", "The natural logarithm of x", lambda dy, x, y: div(dy, x),
+            numpy=npk.log, exports=_ALL)
+sqrt = unary("sqrt", "float", "The square root of x", lambda dy, x, y: div(dy, mul(y, 2.0)),
+             numpy=npk.sqrt, exports=_ALL)
+rsqrt = unary("rsqrt", "float", "1 / sqrt(x)",
+              lambda dy, x, y: mul(dy, mul(mul(y, square(y)), -0.5)), numpy=npk.rsqrt,
+              exports=_ALL)
+tanh = unary("tanh", "float", "The hyperbolic tangent of x",
+             lambda dy, x, y: mul(dy, sub(1.0, square(y))), numpy=npk.tanh,
+             exports=_ALL + (_NN,))
+sigmoid = unary("sigmoid", "float", "1 / (1 + exp(-x))",
+                lambda dy, x, y: mul(dy, mul(y, sub(1.0, y))), numpy=npk.sigmoid,
+                exports=_ALL + (_NN,))
+elu = unary("elu", "float", "x if x > 0 else exp(x) - 1",
+            lambda dy, x, y: mul(dy, where(greater(x, 0), 1.0, add(y, 1.0))), numpy=npk.elu,
+            exports=(_TF, _NN, _DL))
+sin = unary("sin", "float", "The sine of x", lambda dy, x, y: mul(dy, cos(x)), numpy=npk.sin,
+            exports=_ALL)
+cos = unary("cos", "float", "The cosine of x", lambda dy, x, y: neg(mul(dy, sin(x))),
+            numpy=npk.cos, exports=_ALL)
+log1p = unary("log1p", "float", "log(1 + x), accurate for small x",
+              lambda dy, x, y: div(dy, add(x, 1.0)), numpy=npk.log1p, allowed=FLOAT,
+              exports=(_MATH,))
+expm1 = unary("expm1", "float", "exp(x) - 1, accurate for small x",
+              lambda dy, x, y: mul(dy, add(y, 1.0)), numpy=npk.expm1, allowed=FLOAT,
+              exports=(_MATH,))
+softplus = unary("softplus", "float", "log(1 + exp(x)), without overflow",
+                 lambda dy, x, y: mul(dy, sigmoid(x)), numpy=npk.softplus, allowed=FLOAT,
+                 exports=(_MATH, _NN))
+relu6 = unary("relu6", "same", "min(max(x, 0), 6)",
+              lambda dy, x, y: where(logical_and(greater(x, 0), less(x, 6)), dy, 0.0),
+              numpy=npk.relu6, allowed=NUMERIC, exports=(_NN,))
+erf = unary("erf", "float", "The error function of x",
+            lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), 1.1283791670955126)),
+            numpy=npk.erf, allowed=FLOAT, exports=(_MATH,))
+erfc = unary("erfc", "float", "1 - erf(x), accurate where erf(x) is near 1",
+             lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), -1.1283791670955126)),
+             numpy=npk.erfc, allowed=FLOAT, exports=(_MATH,))
+is_nan = unary("is_nan", "pred", "True where x is NaN", numpy=np.isnan, exports=_ALL)
+is_finite = unary("is_finite", "pred", "True where x is neither infinite nor NaN",
+                  numpy=np.isfinite, exports=_ALL)
+logical_not = unary("logical_not", "pred", "True where x is zero (or False)",
+                    numpy=np.logical_not, exports=_ALL)
+invert = unary("invert", "same", "The bits of x flipped (~x)", numpy=np.invert,
+               rule=ints_only("invert"), exports=(_MATH, "bitwise"))
 
 
 # -- binary ----------------------------------------------------------------------
 
-def _result_dtype(name, a, b):
-    if type(a) in _SCALARS:
-        da, db = _weak(a, b.dtype), b.dtype
-    elif type(b) in _SCALARS:
-        da, db = a.dtype, _weak(b, a.dtype)
-    else:
-        da, db = a.dtype, b.dtype
-    return dtypes.upcast(da, db)
-
-
-def _weak(scalar, other):
-    """A Python scalar's dtype next to an array of dtype `other` (it does not widen ints)."""
-    d = dtypes.scalar_dtype(scalar)
-    if d == float32 or other == float32:
-        return float32 if d == float32 else other
-    return other if d == bool_ else (int32 if other == bool_ else other)
-
-
-def _arith(name, bool_ok=False):
-    def infer(inputs, attrs):
-        a, b = inputs
-        dtype = _result_dtype(name, a, b)
-        if dtype == bool_ and not bool_ok:
-            dtype = int32
-        return broadcast_shapes(name, _shape_of(a), _shape_of(b)), dtype
-    return infer
-
-
-def _div_infer(inputs, attrs):
-    a, b = inputs
-    return broadcast_shapes("div", _shape_of(a), _shape_of(b)), float32
-
-
-def _compare_infer(name):
-    def infer(inputs, attrs):
-        a, b = inputs
-        return broadcast_shapes(name, _shape_of(a), _shape_of(b)), bool_
-    return infer
-
-
-def _binary(name, infer, doc, grad=None):
-    """Defines a binary op; `grad(dy, a, b, y)` gives both inputs' gradients at the
-    broadcast shape (they are reduced to each input's shape here)."""
-    op = def_op(name, infer, grad=(lambda dy, inputs, y, attrs:
-                                   _reduce_to_inputs(grad(dy, *inputs, y), inputs))
-                if grad else None)
-
-    def fn(a, b):
-        if not isinstance(a, NDArray) and not isinstance(b, NDArray):
-            a = from_numpy(to_numpy(a))
-        return run_op(op, (a, b))
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = (f"{doc}, elementwise with numpy broadcasting.\n\n    Args:\n"
-                  "        a, b: NDArrays, numbers, lists or numpy arrays.\n\n"
-                  f"    >>> tf.{name}(tf.array([1.0, 2.0]), 2.0).shape\n    TensorShape([2])\n")
-    fn.op = op
-    return fn
-
-
-add = _binary("add", _arith("add"), "a + b", lambda dy, a, b, y: (dy, dy))
-sub = _binary("sub", _arith("sub"), "a - b", lambda dy, a, b, y: (dy, neg(dy)))
-mul = _binary("mul", _arith("mul"), "a * b", lambda dy, a, b, y: (mul(dy, b), mul(dy, a)))
-div = _binary("div", _div_infer, "a / b (true division, float32 result)",
-              lambda dy, a, b, y: (div(dy, b), neg(div(mul(dy, y), b))))
-_pow = _binary("pow", _arith("pow"), "a ** b",
-               lambda dy, a, b, y: _pow_grad(dy, a, b, y))
+add = binary("add", "arith", "a + b", lambda dy, a, b, y: (dy, dy), numpy=npk.add,
+             exports=_ALL)
+sub = binary("sub", "arith", "a - b", lambda dy, a, b, y: (dy, neg(dy)), numpy=npk.sub,
+             exports=_ALL + ("tf.subtract", "math.subtract"))
+mul = binary("mul", "arith", "a * b", lambda dy, a, b, y: (mul(dy, b), mul(dy, a)),
+             numpy=npk.mul, exports=_ALL + ("tf.multiply", "math.multiply"))
+div = binary("div", "float", "a / b (true division, float32 result)",
+             lambda dy, a, b, y: (div(dy, b), neg(div(mul(dy, y), b))), numpy=npk.div,
+             exports=_ALL + ("tf.divide", "math.divide", "math.truediv"))
+_pow = binary("pow", "arith", "a ** b", lambda dy, a, b, y: _pow_grad(dy, a, b, y),
+              numpy=npk.pow)
+maximum = binary("maximum", "arith", "The larger of a and b",
+                 lambda dy, a, b, y: _select_grad(dy, greater_equal(a, b)), numpy=np.maximum,
+                 rule=arith_rule("maximum", bool_ok=True), exports=_ALL)
+minimum = binary("minimum", "arith", "The smaller of a and b",
+                 lambda dy, a, b, y: _select_grad(dy, less_equal(a, b)), numpy=np.minimum,
+                 rule=arith_rule("minimum", bool_ok=True), exports=_ALL)
+equal = binary("equal", "cmp", "a == b", numpy=np.equal, exports=_ALL)
+not_equal = binary("not_equal", "cmp", "a != b", numpy=np.not_equal, exports=_ALL)
+less = binary("less", "cmp", "a < b", numpy=np.less, exports=_ALL)
+less_equal = binary("less_equal", "cmp", "a <= b", numpy=np.less_equal, exports=_ALL)
+greater = binary("greater", "cmp", "a > b", numpy=np.greater, exports=_ALL)
+greater_equal = binary("greater_equal", "cmp", "a >= b", numpy=np.greater_equal, exports=_ALL)
+bitwise_and = binary("bitwise_and", "arith", "The bits set in both a and b",
+                     numpy=np.bitwise_and, rule=ints_only("bitwise_and"),
+                     exports=(_MATH, "bitwise"))
+bitwise_or = binary("bitwise_or", "arith", "The bits set in a or b", numpy=np.bitwise_or,
+                    rule=ints_only("bitwise_or"), exports=(_MATH, "bitwise"))
+bitwise_xor = binary("bitwise_xor", "arith", "The bits set in one of a, b",
+                     numpy=np.bitwise_xor, rule=ints_only("bitwise_xor"),
+                     exports=(_MATH, "bitwise"))
+# no gradient for floordiv, as in TensorFlow; both check int divisors first (below)
+_floordiv = binary("floordiv", "arith", "a // b", numpy=npk.floordiv)
+_floormod = binary("floormod", "arith", "floormod",
+                   lambda dy, a, b, y: (dy, neg(mul(dy, floordiv(a, b)))), numpy=npk.floormod)
 
 
 def _host_or_none(x):
@@ -211,6 +145,7 @@ def _host_or_none(x):
     return host_values(x) if isinstance(x, NDArray) else np.asarray(x)
 
 
+@export(*_ALL)
 def pow(a, b):  # noqa: A001  (tf.pow)
     """a ** b, elementwise with numpy broadcasting. An int base to a negative int
     exponent raises InvalidArgumentError, as in TensorFlow, when the exponent is known
@@ -230,28 +165,13 @@ def pow(a, b):  # noqa: A001  (tf.pow)
 
 
 pow.op = _pow.op
-maximum = _binary("maximum", _arith("maximum", bool_ok=True), "The larger of a and b",
-                  lambda dy, a, b, y: _select_grad(dy, greater_equal(a, b)))
-minimum = _binary("minimum", _arith("minimum", bool_ok=True), "The smaller of a and b",
-                  lambda dy, a, b, y: _select_grad(dy, less_equal(a, b)))
-equal = _binary("equal", _compare_infer("equal"), "a == b")
-not_equal = _binary("not_equal", _compare_infer("not_equal"), "a != b")
-less = _binary("less", _compare_infer("less"), "a < b")
-less_equal = _binary("less_equal", _compare_infer("less_equal"), "a <= b")
-greater = _binary("greater", _compare_infer("greater"), "a > b")
-greater_equal = _binary("greater_equal", _compare_infer("greater_equal"), "a >= b")
-
-
-_floordiv = def_op("floordiv", _arith("floordiv"))  # no gradient, as in TensorFlow
-_floormod = def_op("floormod", _arith("floormod"), grad=lambda dy, inputs, y, attrs:
-                   _reduce_to_inputs((dy, neg(mul(dy, floordiv(*inputs)))), inputs))
 
 
 def _check_int_divisor(name, a, b):
     """TensorFlow raises on an integer division by zero; a GPU cannot, so zeros are looked
     for first: in the host copy when there is one, else by one reduction and a read of
     its single bool."""
-    if dtypes.upcast(_dtype_of(a), _dtype_of(b)) == float32:
+    if dtypes.upcast(dtype_of(a), dtype_of(b)) == float32:
         return
     if not isinstance(b, NDArray):
         zero = b == 0
@@ -262,10 +182,12 @@ def _check_int_divisor(name, a, b):
         zero = bool(reduce_max(equal(b, 0)).item())
     if zero:
         raise InvalidArgumentError(f"{name}: integer division by zero (divisor of shape "
-                                   f"{list(_shape_of(b))})")
+                                   f"{list(shape_of(b))})")
 
 
-def _division(op, doc):
+def _division(declared, doc):
+    op = declared.op
+
     def fn(a, b):
         if not isinstance(a, NDArray) and not isinstance(b, NDArray):
             a = from_numpy(to_numpy(a))
@@ -277,7 +199,7 @@ def _division(op, doc):
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = doc
     fn.op = op
-    return fn
+    return export(_MATH)(fn)
 
 
 floordiv = _division(_floordiv, """a // b rounded toward -inf, TensorFlow's floordiv (`//`).
@@ -296,23 +218,6 @@ floormod = _division(_floormod, """The remainder of floordiv, with the divisor's
     """)
 
 
-def _ints_only(name):
-    """Bitwise ops: int32 operands only (TensorFlow has no bool or float kernels)."""
-    def infer(inputs, attrs):
-        for i, x in enumerate(inputs):
-            d = _dtype_of(x)
-            if d != int32:
-                raise InvalidArgumentError(f"{name}: input {i} must be int32, received {d}")
-        return broadcast_shapes(name, *[_shape_of(x) for x in inputs]), int32
-    return infer
-
-
-bitwise_and = _binary("bitwise_and", _ints_only("bitwise_and"), "The bits set in both a and b")
-bitwise_or = _binary("bitwise_or", _ints_only("bitwise_or"), "The bits set in a or b")
-bitwise_xor = _binary("bitwise_xor", _ints_only("bitwise_xor"), "The bits set in one of a, b")
-invert = _unary("invert", _ints_only("invert"), "The bits of x flipped (~x)")
-
-
 def _bool_pair(name):
     def check(x, y):
         x = x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
@@ -325,6 +230,7 @@ def _bool_pair(name):
     return check
 
 
+@export(_TF, _MATH)
 def logical_and(x, y):
     """Elementwise x AND y of two bool tensors, broadcasting (TensorFlow's logical_and).
 
@@ -334,16 +240,19 @@ def logical_and(x, y):
     return minimum(*_bool_pair("logical_and")(x, y))
 
 
+@export(_TF, _MATH)
 def logical_or(x, y):
     """Elementwise x OR y of two bool tensors, broadcasting."""
     return maximum(*_bool_pair("logical_or")(x, y))
 
 
+@export(_MATH)
 def logical_xor(x, y):
     """Elementwise x XOR y of two bool tensors, broadcasting."""
     return not_equal(*_bool_pair("logical_xor")(x, y))
 
 
+@export(_MATH)
 def reciprocal(x):
     """1 / x of a float32 tensor (TensorFlow has no int32 kernel for it on the CPU).
 
@@ -370,28 +279,23 @@ def _select_grad(dy, mask):
     return where(mask, dy, 0.0), where(mask, 0.0, dy)
 
 
-def _reduce_to_inputs(grads, inputs):
-    from .grad_util import unbroadcast
-    return tuple(None if g is None or not isinstance(x, NDArray) else unbroadcast(g, x.shape)
-                 for g, x in zip(grads, inputs))
-
-
 # -- where and cast --------------------------------------------------------------
 
 def _where_infer(inputs, attrs):
     cond, a, b = inputs
-    shape = broadcast_shapes("where", _shape_of(cond), _shape_of(a), _shape_of(b))
-    return shape, _result_dtype("where", a, b)
+    shape = broadcast_shapes("where", shape_of(cond), shape_of(a), shape_of(b))
+    return shape, result_dtype(a, b)
 
 
 def _where_grad(dy, inputs, y, attrs):
     cond = inputs[0]
-    return _reduce_to_inputs((None, where(cond, dy, 0.0), where(cond, 0.0, dy)), inputs)
+    return reduce_to_inputs((None, where(cond, dy, 0.0), where(cond, 0.0, dy)), inputs)
 
 
-_where = def_op("where", _where_infer, grad=_where_grad)
+_where = def_op("where", _where_infer, grad=_where_grad, elementwise="where")
 
 
+@export(_TF, _DL)
 def where(condition, x=None, y=None):
     """Elements of `x` where `condition` is true (non-zero), else of `y`.
 
@@ -423,9 +327,10 @@ def _cast_grad(dy, inputs, y, attrs):
     return (dy if attrs["dtype"] == float32 else None,)
 
 
-_cast = def_op("cast", _cast_infer, grad=_cast_grad)
+_cast = def_op("cast", _cast_infer, grad=_cast_grad, elementwise="cast")
 
 
+@export(_TF, _DL)
 def cast(x, dtype, name=None):
     """`x` (a tensor, number, list or numpy data) converted to `dtype`.
 

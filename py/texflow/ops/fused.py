@@ -10,16 +10,17 @@ the chain of separate kernels computes, without writing the intermediates.
 """
 
 from .. import dtypes
-from ..engine.registry import def_op
+from ..engine.registry import all_ops, def_op
 
-# The elementwise ops every kernel language can fuse.
-ELEMENTWISE = frozenset((
-    "neg", "abs", "square", "sign", "relu", "floor", "ceil", "exp", "log", "sqrt", "rsqrt",
-    "tanh", "sigmoid", "elu", "sin", "cos", "is_nan", "is_finite", "logical_not", "log1p",
-    "expm1", "softplus", "erf", "relu6", "invert", "erfc",
-    "add", "sub", "mul", "pow", "maximum", "minimum", "div", "equal", "not_equal", "less",
-    "less_equal", "greater", "greater_equal", "floordiv", "floormod", "bitwise_and",
-    "bitwise_or", "bitwise_xor", "where", "cast"))
+def fusible(op):
+    """Whether every kernel language can fuse op `op` (an OpDef): the elementwise ops
+    declared with ops/declare.py, `where` and `cast`."""
+    return op.elementwise is not None
+
+
+def elementwise_ops():
+    """The names of the ops `fusible` accepts."""
+    return frozenset(name for name, op in all_ops().items() if fusible(op))
 
 
 class FusedProgram:

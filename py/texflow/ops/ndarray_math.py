@@ -9,6 +9,7 @@ next to texflow's (`math.mul`, `math.matmul`, ...).
 import warnings
 
 from ..engine import context, scope as scopes
+from ..engine.registry import install_exports
 from ..engine.ndarray import NDArray
 from ..errors import BackendError, ScopeError, ShapeError, missing_attribute
 from . import conv as cv
@@ -26,16 +27,13 @@ class MatrixOrientation:
 
 
 _OPS = {
-    **{name: getattr(ew, name) for name in (
-        "neg", "abs", "exp", "log", "sqrt", "rsqrt", "square", "tanh", "sigmoid", "relu",
-        "elu", "sin", "cos", "floor", "ceil", "sign", "add", "sub", "mul", "div", "pow",
-        "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
-        "greater_equal", "where", "cast", "is_nan", "is_finite", "logical_not")},
     **{name: getattr(rd, name) for name in (
         "sum", "mean", "max", "min", "logsumexp")},
     **{name: getattr(mv, name) for name in (
         "reshape", "transpose", "broadcast_to", "slice", "pad", "tile", "concat", "stack",
-        "gather", "unsorted_segment_sum", "expand_dims", "squeeze", "flatten")},
+        "unsorted_segment_sum", "expand_dims", "squeeze", "flatten")},
+    # the math object's gather takes the axis third (tf.gather's third is validate_indices)
+    "gather": lambda x, indices, axis=0: mv.gather(x, indices, axis=axis),
     **{name: getattr(nn, name) for name in (
         "softmax", "log_softmax", "softmax_cross_entropy_with_logits",
         "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
@@ -45,6 +43,9 @@ _OPS = {
     **{name: getattr(cv, name) for name in ("conv2d", "max_pool", "avg_pool")},
     "matmul": mm.matmul,
 }
+# Elementwise ops published as "dl" where they are declared (ops/elementwise.py), and any
+# declared later, are math object methods and Graph methods too.
+install_exports("dl", _OPS.__setitem__)
 
 
 def _same_shape(name, a, b):

@@ -9,11 +9,12 @@ one of four ways, chosen per signature:
   "x"  anything else (broadcasting, transposes): a flat offset per lane from
        the output's multi-index and the input's strides, after merging the
        dimensions every input walks contiguously (so most cases are rank 1-2).
-Op bodies are the `op_<name>` functions of unary_ops.glsl/binary_ops.glsl.
+Op bodies are the `op_<name>` functions of unary_ops.glsl/binary_ops.glsl (or of source
+declared with the op).
 """
 
 from ... import dtypes
-from ..base import kernel
+from ..base import elementwise_spec, inline_bodies, kernel, kernel_generator
 from .program import fill, functions, head, vec4_type
 
 _FILES = ("math.glsl", "unary_ops.glsl", "binary_ops.glsl")
@@ -153,7 +154,7 @@ def _map_source(out_type, items, modes, tex_types, rank, body, has_offset):
                           lane_fetch=text["lane"]))
     called = sorted(set(w for w in body.replace("(", " ").split() if w.startswith("op_")))
     return fill("map.frag", head=head(tex_types, out_type),
-                functions=functions(called, _FILES) if called else "",
+                functions=functions(called, _FILES, inline_bodies("glsl")) if called else "",
                 T=out_type, T4=vec4_type(out_type),
                 params=", ".join(f"{t} x{i}" for i, (_, t, _) in enumerate(items)),
                 body=body, decls="\n".join(decls), loads="\n".join(loads),
@@ -163,51 +164,24 @@ def _map_source(out_type, items, modes, tex_types, rank, body, has_offset):
 
 # -- the ops ---------------------------------------------------------------------------
 
-_SAME, _FLOAT, _PRED = "same", "float", "pred"
-_UNARY = {
-    "neg": _SAME, "abs": _SAME, "square": _SAME, "sign": _SAME, "relu": _SAME,
-    "floor": _SAME, "ceil": _SAME, "exp": _FLOAT, "log": _FLOAT, "sqrt": _FLOAT,
-    "rsqrt": _FLOAT, "tanh": _FLOAT, "sigmoid": _FLOAT, "elu": _FLOAT, "sin": _FLOAT,
-    "cos": _FLOAT, "is_nan": _PRED, "is_finite": _PRED, "logical_not": _PRED,
-    "log1p": _FLOAT, "expm1": _FLOAT, "softplus": _FLOAT, "erf": _FLOAT, "relu6": _SAME,
-    "invert": _SAME, "erfc": _FLOAT,
-}
-
+# Each elementwise op's kernel is generated from its declaration (ops/declare.py): its
+# kind types the body `op_<name>` (overloaded on float and int where the op keeps its
+# dtype), found in _FILES or in the source declared with the op.
 
 def unary_body(name, x, x_type, out_type):
     """GLSL of unary op `name` on expression `x` (of type `x_type`), giving `out_type`."""
-    kind = _UNARY[name]
-    compute = "float" if kind == _FLOAT else x_type
+    kind = elementwise_spec(name).kind
+    compute = "float" if kind == "float" else x_type
     body = f"op_{name}({conv(x, x_type, compute)})"
-    return f"int({body})" if kind == _PRED else conv(body, compute, out_type)
-
-
-def _unary_kernel(name, kind):
-    def unary(b, x):
-        map_launch(b, b.out, [(x, x.type, None)], unary_body(name, "x0", x.type, b.out.type),
-                   name)
-    unary.__name__ = name
-    return unary
-
-
-for _name, _kind in _UNARY.items():
-    kernel(_name, "glsl")(_unary_kernel(_name, _kind))
-
-_ARITH, _CMP = "arith", "cmp"
-_BINARY = {
-    "add": _ARITH, "sub": _ARITH, "mul": _ARITH, "pow": _ARITH, "maximum": _ARITH,
-    "minimum": _ARITH, "div": _FLOAT, "equal": _CMP, "not_equal": _CMP, "less": _CMP,
-    "less_equal": _CMP, "greater": _CMP, "greater_equal": _CMP, "floordiv": _ARITH,
-    "floormod": _ARITH, "bitwise_and": _ARITH, "bitwise_or": _ARITH, "bitwise_xor": _ARITH,
-}
+    return f"int({body})" if kind == "pred" else conv(body, compute, out_type)
 
 
 def binary_compute(name, x_dtype, y_dtype, out_type):
     """The GLSL type binary op `name` computes in (a scalar operand is passed in it)."""
-    kind = _BINARY[name]
-    if kind == _ARITH:
+    kind = elementwise_spec(name).kind
+    if kind == "arith":
         return out_type          # bools count as int 0/1
-    if kind == _FLOAT:
+    if kind == "float":
         return "float"
     return "float" if dtypes.float32 in (x_dtype, y_dtype) else "int"
 
@@ -215,22 +189,26 @@ def binary_compute(name, x_dtype, y_dtype, out_type):
 def binary_body(name, x, x_type, y, y_type, out_type, compute):
     """GLSL of binary op `name` on expressions `x`, `y` (of types `x_type`, `y_type`)."""
     body = f"op_{name}({conv(x, x_type, compute)}, {conv(y, y_type, compute)})"
-    return f"int({body})" if _BINARY[name] == _CMP else conv(body, compute, out_type)
+    return f"int({body})" if elementwise_spec(name).kind == "cmp" else \
+        conv(body, compute, out_type)
 
 
-def _binary_kernel(name, kind):
+@kernel_generator("glsl")
+def _elementwise_kernel(spec):
+    name = spec.name
+    if spec.arity == 1:
+        def unary(b, x):
+            map_launch(b, b.out, [(x, x.type, None)],
+                       unary_body(name, "x0", x.type, b.out.type), name)
+        return unary
+
     def binary(b, x, y):
         compute = binary_compute(name, x.dtype, y.dtype, b.out.type)
         tx = compute if x.scalar else x.type
         ty = compute if y.scalar else y.type
         body = binary_body(name, "x0", tx, "x1", ty, b.out.type, compute)
         map_launch(b, b.out, [(x, tx, None), (y, ty, None)], body, name)
-    binary.__name__ = name
     return binary
-
-
-for _name, _kind in _BINARY.items():
-    kernel(_name, "glsl")(_binary_kernel(_name, _kind))
 
 
 def where_body(c, c_type, x, x_type, y, y_type, out_type):

@@ -5,9 +5,9 @@ is fetched once per texel and only the tree's result is written."""
 import struct
 
 from ... import dtypes
-from ..base import kernel
+from ..base import elementwise_spec, kernel
 from .elementwise import (binary_body, binary_compute, cast_body, map_launch, unary_body,
-                          where_body, _BINARY, _UNARY)
+                          where_body)
 from .program import glsl_type
 
 
@@ -33,9 +33,10 @@ def fused_elementwise(b, *args, program):
 
     for (name, attrs, operands), t in zip(program.nodes, out_types):
         ops = [operand(kind, v) for kind, v in operands]
-        if name in _UNARY:
+        arity = getattr(elementwise_spec(name), "arity", 0)
+        if arity == 1:
             exprs.append(unary_body(name, ops[0][0], ops[0][1], t))
-        elif name in _BINARY:
+        elif arity == 2:
             compute = binary_compute(name, ops[0][2], ops[1][2], t)
             (x, tx, _), (y, ty, _) = [(_literal(e, compute), compute, d) if et is None
                                       else (e, et, d) for e, et, d in ops]

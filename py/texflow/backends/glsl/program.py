@@ -56,7 +56,12 @@ _COMMENT = re.compile(r"//[^\n]*")
 @functools.cache
 def _chunks(filename):
     """Top-level functions of a .glsl file: [(name, source)], overloads separately."""
-    text = shader("glsl", filename)
+    return _split(shader("glsl", filename))
+
+
+@functools.cache
+def _split(text):
+    """Top-level functions of GLSL source `text`: [(name, source)]."""
     chunks, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch == "{":
@@ -73,15 +78,16 @@ def _chunks(filename):
     return chunks
 
 
-def functions(names, files=("math.glsl",)):
+def functions(names, files=("math.glsl",), sources=()):
     """Source of the functions `names` (all overloads) and the helpers they call.
 
-    `files` are searched in order; helpers come before their callers.
+    `files`, then the GLSL `sources`, are searched in order; helpers come before
+    their callers.
     """
     defs = {}
     order = []
-    for f in files:
-        for name, body in _chunks(f):
+    for chunks in [_chunks(f) for f in files] + [_split(text) for text in sources]:
+        for name, body in chunks:
             defs.setdefault(name, []).append(body)
             if name not in order:
                 order.append(name)
@@ -92,7 +98,8 @@ def functions(names, files=("math.glsl",)):
         if name in needed:
             continue
         if name not in defs:
-            raise KeyError(f"no GLSL function {name!r} in {list(files)}")
+            raise KeyError(f"no GLSL function {name!r} in {list(files)} or the op "
+                           "bodies declared with their ops")
         needed.add(name)
         for body in defs[name]:
             todo.extend(n for n in _NAME.findall(_COMMENT.sub("", body))

@@ -1,5 +1,8 @@
 """numpy kernels of the elementwise ops. They compute in the output dtype the
-op registry decided; the backend casts results to it."""
+op registry decided; the backend casts results to it.
+
+The declaration of each op (ops/elementwise.py) names its kernel here (or a numpy
+function); `where` and `cast` register theirs below."""
 
 import numpy as np
 
@@ -31,60 +34,38 @@ def _quiet(fn):
     return wrapped
 
 
-_k("neg")(np.negative)
-_k("abs")(np.abs)
-_k("sign")(np.sign)
-_k("floor")(np.floor)
-_k("ceil")(np.ceil)
-_k("is_nan")(np.isnan)
-_k("is_finite")(np.isfinite)
-_k("logical_not")(np.logical_not)
-_k("invert")(np.invert)
-_k("bitwise_and")(np.bitwise_and)
-_k("bitwise_or")(np.bitwise_or)
-_k("bitwise_xor")(np.bitwise_xor)
-
-
-@_k("square")
 def square(x):
     return np.multiply(x, x)
 
 
-@_k("relu")
 def relu(x):
     return np.maximum(x, x.dtype.type(0))
 
 
-@_k("exp")
 @_quiet
 def exp(x):
     return np.exp(_float(x))
 
 
-@_k("log")
 @_quiet
 def log(x):
     return np.log(_float(x))
 
 
-@_k("sqrt")
 @_quiet
 def sqrt(x):
     return np.sqrt(_float(x))
 
 
-@_k("rsqrt")
 @_quiet
 def rsqrt(x):
     return _f32(1) / np.sqrt(_float(x))
 
 
-@_k("tanh")
 def tanh(x):
     return np.tanh(_float(x))
 
 
-@_k("sigmoid")
 @_quiet
 def sigmoid(x):
     x = _float(x)
@@ -93,55 +74,46 @@ def sigmoid(x):
     return np.where(x >= 0, 1 / (1 + z), z / (1 + z))
 
 
-@_k("elu")
 @_quiet
 def elu(x):
     x = _float(x)
     return np.where(x > 0, x, np.expm1(x))
 
 
-@_k("sin")
 @_quiet
 def sin(x):
     return np.sin(_float(x))
 
 
-@_k("cos")
 @_quiet
 def cos(x):
     return np.cos(_float(x))
 
 
-@_k("log1p")
 @_quiet
 def log1p(x):
     return np.log1p(x)
 
 
-@_k("expm1")
 @_quiet
 def expm1(x):
     return np.expm1(x)
 
 
-@_k("softplus")
 @_quiet
 def softplus(x):
     return np.where(x > 0, x, 0) + np.log1p(np.exp(-np.abs(x)))
 
 
-@_k("relu6")
 def relu6(x):
     return np.where(np.isnan(x), x, np.clip(x, 0, 6)) if x.dtype.kind == "f" else \
         np.clip(x, 0, 6)
 
 
-@_k("erf")
 def erf(x):
     return erf_f64(x.astype(np.float64))
 
 
-@_k("erfc")
 def erfc(x):
     return erfc_f64(x.astype(np.float64))
 
@@ -178,19 +150,16 @@ def erf_f64(x):
     return np.where(np.isnan(x), x, out)
 
 
-@_k("add")
 @_quiet
 def add(a, b):
     return np.add(_num(a), _num(b))
 
 
-@_k("sub")
 @_quiet
 def sub(a, b):
     return np.subtract(_num(a), _num(b))
 
 
-@_k("mul")
 @_quiet
 def mul(a, b):
     # float32 times a bool mask (a ReLU's gradient): numpy keeps float32, no int copy.
@@ -200,13 +169,11 @@ def mul(a, b):
     return np.multiply(_num(a), _num(b))
 
 
-@_k("div")
 @_quiet
 def div(a, b):
     return np.divide(_float(a), _float(b))
 
 
-@_k("pow")
 @_quiet
 def pow(a, b):  # noqa: A001
     a, b = _num(a), _num(b)
@@ -225,7 +192,6 @@ def int_pow(a, b):
     return np.where(b < 0, recip, out).astype(np.int32)
 
 
-@_k("floordiv")
 @_quiet
 def floordiv(a, b):
     a, b = _num(a), _num(b)
@@ -234,7 +200,6 @@ def floordiv(a, b):
     return np.floor_divide(a, b)
 
 
-@_k("floormod")
 @_quiet
 def floormod(a, b):
     a, b = _num(a), _num(b)
@@ -245,22 +210,12 @@ def floormod(a, b):
     return np.where((r != 0) & ((b < 0) != (r < 0)), r + b, r)
 
 
-@_k("maximum")
 def maximum(a, b):
     return np.maximum(a, b)
 
 
-@_k("minimum")
 def minimum(a, b):
     return np.minimum(a, b)
-
-
-_k("equal")(np.equal)
-_k("not_equal")(np.not_equal)
-_k("less")(np.less)
-_k("less_equal")(np.less_equal)
-_k("greater")(np.greater)
-_k("greater_equal")(np.greater_equal)
 
 
 @_k("where")

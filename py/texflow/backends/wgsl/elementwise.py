@@ -8,7 +8,7 @@ scalar, 'k'), or through strides ('s'), the only case needing coordinates.
 """
 
 from ...dtypes import float32
-from ..base import kernel
+from ..base import kernel, kernel_generator
 from .program import (GLOBAL_INDEX, STORAGE, WORKGROUP, Program, Recipe, Step,
                       broadcast_strides, collapse, contiguous_strides, dot_strides,
                       global_index, grid_for, header, render, size_of, unravel)
@@ -36,7 +36,8 @@ def map_step(name, expr, ops_file, out_shape, out_dtype, operands, out_ref):
     Args:
         name: names the program (op name, or a purpose such as 'transpose').
         expr: WGSL giving the output's storage type from operands `x<k>`.
-        ops_file: the shader file of op bodies `expr` calls (or a tuple of them), or None.
+        ops_file: the shader file of op bodies `expr` calls (or a tuple of them, where
+            an entry may be WGSL source instead of a file name), or None.
         operands: (ref, storage type, compute type, strides) per operand; a
             Python scalar has strides None and ref = its input index.
         out_ref: the buffer-table index of the output.
@@ -121,7 +122,8 @@ def _map_source(expr, ops_file, modes, out_type, rank, slots, vec, wg):
                  else f"out0[i] = {calls[0]};")
     body = "\n  ".join(lines)
     files = ops_file if isinstance(ops_file, tuple) else (ops_file,) if ops_file else ()
-    ops = "\n".join(render(f) for f in files)
+    # a file name, or the source of a body declared with its op
+    ops = "\n".join(render(f) if f.endswith(".wgsl") else f for f in files)
     wrap = (lambda t: f"vec4<{t}>") if vec else (lambda t: t)
     in_types = [wrap(storage) for mode, storage, _ in modes if mode != "k"]
     return (header(in_types, [wrap(out_type)], "\n" + ops + "\n" + elem) +
@@ -166,54 +168,40 @@ def _register(name, make):
         expr, ops_file, computes = make(inputs, STORAGE[out_dtype], **attrs)
         return _map_recipe(name, expr, ops_file, inputs, out_shape, out_dtype, computes)
     plan.__name__ = name
-    kernel(name, "wgsl")(plan)
+    return plan
 
 
-def _same_dtype_unary(name):
-    _register(name, lambda inputs, t: (f"op_{name}_{t}(x0)", "unary_ops.wgsl", [t]))
-
-
-def _float_unary(name):
-    _register(name, lambda inputs, t: (f"op_{name}(x0)", "unary_ops.wgsl", ["f32"]))
-
-
-def _predicate_unary(name):
-    _register(name, lambda inputs, t: (_as_bool(f"op_{name}(x0)"), "unary_ops.wgsl", ["f32"]))
-
-
-for _name in ("neg", "abs", "square", "sign", "relu", "floor", "ceil", "relu6",
-              "invert"):
-    _same_dtype_unary(_name)
-for _name in ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "elu", "sin", "cos", "log1p",
-              "expm1", "softplus", "erf", "erfc"):
-    _float_unary(_name)
-for _name in ("is_nan", "is_finite", "logical_not"):
-    _predicate_unary(_name)
+@kernel_generator("wgsl")
+def _elementwise_kernel(decl):
+    """The kernel of a declared elementwise op (ops/declare.py): its kind says how its
+    body `op_<name>` (per dtype: `op_<name>_f32`, `op_<name>_i32`) is typed."""
+    name, kind = decl.name, decl.kind
+    files = ("unary_ops.wgsl" if decl.arity == 1 else "binary_ops.wgsl",)
+    files += (decl.bodies["wgsl"],) if "wgsl" in decl.bodies else ()
+    if decl.arity == 1:
+        def make(inputs, t):
+            if kind == "same":
+                return f"op_{name}_{t}(x0)", files, [t]
+            body = f"op_{name}(x0)"
+            return (_as_bool(body) if kind == "pred" else body), files, ["f32"]
+    else:
+        def make(inputs, t):
+            if kind == "arith":
+                return f"op_{name}_{t}(x0, x1)", files, [t, t]
+            if kind == "float":
+                return f"op_{name}(x0, x1)", files, ["f32", "f32"]
+            # numpy compares an int with a float as floats
+            c = "f32" if _is_float(inputs[0]) or _is_float(inputs[1]) else "i32"
+            return _as_bool(f"op_{name}_{c}(x0, x1)"), files, [c, c]
+    return _register(name, make)
 
 
 def _is_float(x):
     return type(x) is float or (type(x) not in _SCALARS and x.dtype == float32)
 
 
-def _arith(name):
-    _register(name, lambda inputs, t: (f"op_{name}_{t}(x0, x1)", "binary_ops.wgsl", [t, t]))
-
-
-def _compare_spec(name):
-    def make(inputs, t):
-        # numpy compares an int with a float as floats
-        c = "f32" if _is_float(inputs[0]) or _is_float(inputs[1]) else "i32"
-        return _as_bool(f"op_{name}_{c}(x0, x1)"), "binary_ops.wgsl", [c, c]
-    _register(name, make)
-
-
-for _name in ("add", "sub", "mul", "pow", "maximum", "minimum", "floordiv", "floormod",
-              "bitwise_and", "bitwise_or", "bitwise_xor"):
-    _arith(_name)
-for _name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
-    _compare_spec(_name)
-_register("div", lambda inputs, t: ("op_div(x0, x1)", "binary_ops.wgsl", ["f32", "f32"]))
-_register("where", lambda inputs, t: ("select(x2, x1, x0)", None, ["bool", t, t]))
+kernel("where", "wgsl")(
+    _register("where", lambda inputs, t: ("select(x2, x1, x0)", None, ["bool", t, t])))
 
 
 def _cast_spec(inputs, t, dtype):
@@ -221,4 +209,4 @@ def _cast_spec(inputs, t, dtype):
     return (_as_bool("x0") if compute == "bool" else "x0"), None, [compute]
 
 
-_register("cast", _cast_spec)
+kernel("cast", "wgsl")(_register("cast", _cast_spec))

@@ -51,8 +51,9 @@ def fused_elementwise(be, inputs, out_shape, out_dtype, program):
                 protos.append(v)
                 parts.append((v, None))
         expr, ops_file, computes = spec(name, protos, dtype, attrs)
-        if ops_file and ops_file not in files:
-            files.append(ops_file)
+        for f in (ops_file if isinstance(ops_file, tuple) else (ops_file,)):
+            if f and f not in files:
+                files.append(f)
         args = [_literal(e, c) if t is None else _convert(e, t, c)
                 for (e, t), c in zip(parts, computes)]
         exprs.append(_OPERAND.sub(lambda m: args[int(m.group(1))], expr))

@@ -178,7 +178,7 @@ class DataHandler:
         many times the dataset was iterated).
         """
         if self.kind == "dataset" and self._steps_arg is not None:
-            self._iterator = iter(self.source)
+            self._iterator = self._stream()
             for _ in range(epoch * self.steps):
                 if next(self._iterator, _END) is _END:
                     self._iterator = None
@@ -186,6 +186,10 @@ class DataHandler:
         elif self.kind == "dataset":
             _advance_shuffles(self.source, epoch)
         return step
+
+    def _stream(self):
+        # a dataset's numpy elements (what the pipeline computes; fit uploads them)
+        return self.source.as_numpy_iterator() if self.kind == "dataset" else iter(self.source)
 
     def batches(self, skip=0):
         """The `(x,)`, `(x, y)` or `(x, y, sample_weight)` batches of one epoch, as texflow
@@ -227,7 +231,7 @@ class DataHandler:
     def _iterated_batches(self, skip):
         steps = self.steps
         if self._iterator is None or self._steps_arg is None:
-            self._iterator = iter(self.source)
+            self._iterator = self._stream()
         count = 0
         while count < skip and next(self._iterator, _END) is not _END:
             count += 1
