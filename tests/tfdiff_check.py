@@ -199,6 +199,9 @@ def _compare_error(expected, got, match, path):
     if expected["class"] not in got["classes"]:
         lines.append(f"{path}: raised {got['class']} (classes {got['classes']}); TensorFlow "
                      f"raises {expected['class']}")
+    if "OpError" in expected.get("classes", ()) and "TexflowError" not in got["classes"]:
+        lines.append(f"{path}: raised {got['class']}, not a TexflowError (TensorFlow's "
+                     f"{expected['class']} is an OpError)")
     missing = [w for w in match if w not in got["message"]]
     if missing:
         lines.append(f"{path}: the message {got['message']!r} does not name {missing} "

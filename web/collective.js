@@ -28,6 +28,24 @@
       sendText(text) { traffic.sent += text.length; ws.send(text); },
       // `bytes` is a Uint8Array; send() copies it before returning
       sendBytes(bytes) { traffic.sent += bytes.byteLength; ws.send(bytes); },
+      // One message of two Python buffers (PyProxies, borrowed for this call; `data` may be
+      // null), read in place in the WebAssembly heap: one copy into the message, none
+      // through JS arrays of Python objects.
+      sendParts(head, data) {
+        const buffers = [head.getBuffer("u8")];
+        if (data) buffers.push(data.getBuffer("u8"));
+        try {
+          let size = 0;
+          for (const b of buffers) size += b.data.byteLength;
+          const message = new Uint8Array(size);
+          let at = 0;
+          for (const b of buffers) { message.set(b.data, at); at += b.data.byteLength; }
+          traffic.sent += size;
+          ws.send(message);
+        } finally {
+          for (const b of buffers) b.release();
+        }
+      },
       bufferedAmount() { return ws.bufferedAmount; },
       close(code, reason) { ws.close(code || 1000, reason || ""); },
     };

@@ -258,6 +258,20 @@
     draw(plan);
   }
 
+  // A replayed tf.function step's launches in one call: 7 int32 words per launch
+  // (plan id, output texture, three input textures, two scalars; a float scalar as its
+  // bits, which the plan's scalar kinds say how to read).
+  function launchList(words) {
+    const f32 = new Float32Array(words.buffer, words.byteOffset, words.length);
+    for (let i = 0; i < words.length; i += 7) {
+      const plan = plans[words[i]];
+      const sc = plan.scalars;
+      const s0 = sc.length > 0 && sc[0][1] === "f" ? f32[i + 5] : words[i + 5];
+      const s1 = sc.length > 1 && sc[1][1] === "f" ? f32[i + 6] : words[i + 6];
+      launch(words[i], words[i + 1], words[i + 2], words[i + 3], words[i + 4], s0, s1);
+    }
+  }
+
   // A launch with several outputs (multiple render targets) or more than three inputs;
   // `outs` and `ins` are comma-separated texture ids. Rare and heavy: string ids are fine.
   let mrtFbo = null;
@@ -322,6 +336,6 @@
 
   globalThis.texflowWebGL = {
     init, info, createTexture, deleteTexture, upload, download, compile, addPlan,
-    deletePlan, launch, launchMany, sync, stats,
+    deletePlan, launch, launchList, launchMany, sync, stats,
   };
 })();

@@ -117,16 +117,17 @@ class device:  # noqa: N801  (tf.device is a function returning a context manage
         return False
 
 
-_eager_functions = [True]
-
-
 def run_functions_eagerly(run_eagerly):
-    """Accepted: tf.function runs eagerly in texflow for now, whatever this says."""
-    _eager_functions[0] = bool(run_eagerly)
+    """True: every tf.function (Keras's compiled steps too) calls its Python function
+    eagerly instead of tracing and replaying it, for debugging."""
+    from .autodiff import function
+    function.RUN_EAGERLY[0] = bool(run_eagerly)
 
 
 def functions_run_eagerly():
-    return True
+    """Whether `run_functions_eagerly(True)` is in effect."""
+    from .autodiff import function
+    return function.RUN_EAGERLY[0]
 
 
 def set_soft_device_placement(enabled):

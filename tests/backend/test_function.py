@@ -267,3 +267,30 @@ def test_methods_trace_per_instance_and_concrete_functions_check_shapes():
     assert concrete(tf.constant([5.0])).numpy().tolist() == [15.0]
     with raises(TypeError, match="traced for tensors"):
         concrete(tf.constant([1.0, 2.0]))
+
+
+@each_backend
+def test_strategy_run_and_tf1_style_optimizer_inside():
+    runs = []
+    for compiled in (False, True):
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            v = tf.Variable([1.0, 2.0])
+        opt = tf.AdamOptimizer(0.1)  # its step count lives in Python eagerly
+
+        def train(x):
+            def body(x):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_sum(v * v * x)
+                opt.apply_gradients(zip(tape.gradient(loss, [v]), [v]))
+                return loss
+            return strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(body, args=(x,)),
+                                   axis=None)
+        run = tf.function(train) if compiled else train
+        losses = [float(run(tf.constant([1.0, 3.0]))) for _ in range(4)]
+        runs.append((losses, v.numpy(), opt.iterations))
+    (eager, v_eager, it_eager), (traced, v_traced, it_traced) = runs
+    assert it_eager == it_traced >= 4, (it_eager, it_traced)  # a step per replica
+    # GPU float32: the fused Adam update rounds differently from the eager launches
+    assert np.allclose(traced, eager, rtol=1e-4, atol=1e-5), (traced, eager)
+    assert np.allclose(v_traced, v_eager, rtol=1e-4, atol=1e-5), (v_traced, v_eager)

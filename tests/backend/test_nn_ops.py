@@ -128,7 +128,8 @@ def test_gather_and_segment_sum():
     for dtype in ("float32", "int32"):
         params = values(dtype, (5, 4, 3), rng_for("gather", dtype))
         for axis, idx in ((0, [4, 0, 0, 2]), (1, [[3, 1], [0, 0]]), (2, [2]), (-1, [[0], [1]])):
-            got = _np(tf.gather, tf.array(params), tf.array(np.array(idx, np.int32)), axis)
+            got = _np(tf.gather, tf.array(params), tf.array(np.array(idx, np.int32)),
+                      axis=axis)
             _close(got, oracle_nn.gather(params, idx, axis),
                    f"gather({dtype}, indices={idx}, axis={axis})")
         data = values(dtype, (6, 3), rng_for("segment", dtype))

@@ -223,6 +223,9 @@ def test_parameter_server_strategy_schedules_steps_asynchronously(monkeypatch):
     assert coordinator.done() and contexts == [(2, 0), (2, 1)]
     assert float(values[-1].fetch()) < 0.1 * float(first.fetch())
     np.testing.assert_allclose(w.numpy(), [2.0, -1.0], atol=0.2)
+    with pytest.raises(NotImplementedError, match="no tf.distribute.Server.*job_name='ps'"):
+        tf.distribute.Server(strategy.cluster_resolver.cluster_spec(), job_name="ps",
+                             task_index=0)
     failing = coordinator.schedule(lambda: 1 / 0)
     with pytest.raises(ZeroDivisionError):
         coordinator.join()

@@ -73,6 +73,10 @@ SNIPPETS = {
     "dtype_errors/avg_pool_int": "tf.nn.avg_pool2d(tf.ones([1, 2, 2, 1], tf.int32), 1, 1, 'VALID')",
     "dtype_errors/moments_int": "tf.nn.moments(tf.constant([1.0, 2.0]) > 1.0, [0])",
     "habits/executing_eagerly": "tf.executing_eagerly()",
+    "habits/executing_eagerly_traced": "seen = []\n@tf.function\ndef f(x):\n"
+                                       "    seen.append(tf.executing_eagerly())\n"
+                                       "    return x + 1\nf(tf.constant(1.0))\n"
+                                       "f(tf.constant(2.0))\n(seen, tf.executing_eagerly())",
     "habits/get_shape": "tf.zeros([2, 3]).get_shape().as_list()",
     "habits/compat_v1_attribute": "tf.compat.v1.placeholder is not None",
     "habits/gather_scalar_index": ("tf.gather(tf.constant([1.0, 2.0, 3.0]), 5)",

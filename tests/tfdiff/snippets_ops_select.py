@@ -45,4 +45,24 @@ SNIPPETS = {
     "where/one_of_x_y_error": "tf.where([True, False], [1, 2])",
     "where/select_broadcast": "tf.where(tf.constant([[True], [False]]), tf.constant([1, 2]), "
                               "tf.constant([[10], [20]]))",
+    # -- tf.gather's TensorFlow signature: axis default, batch_dims, name ----------------
+    "gather/batch_dims": "p = tf.reshape(tf.range(24), [2, 3, 4])\n"
+                         "(tf.gather(p, [[0, 2], [1, 1]], batch_dims=1), "
+                         "tf.gather(p, [2, 0], batch_dims=1), "
+                         "tf.gather(p, [[1, 0, 2], [0, 0, 1]], batch_dims=2))",
+    "gather/batch_dims_axis": "p = tf.reshape(tf.range(48.0), [2, 3, 4, 2])\n"
+                              "(tf.gather(p, [[1, 3], [0, 0]], axis=2, batch_dims=1), "
+                              "tf.gather(p, [[[1], [3]], [[0], [2]]], axis=2, batch_dims=1), "
+                              "tf.gather(p, [[0, 1], [1, 1]], axis=-1, batch_dims=-1))",
+    "gather/batch_dims_range": ("p = tf.reshape(tf.range(24), [2, 3, 4])\n"
+                                "tf.gather(p, [[0, 5], [1, 1]], batch_dims=1)",
+                                {"match": ["indices[0,1] = 5", "[0, 3)"]}),
+    "gather/keywords": "p = tf.reshape(tf.range(6), [2, 3])\n"
+                       "(tf.gather(p, [1], axis=1, name='g'), tf.gather(p, [1], "
+                       "validate_indices=True), tf.gather(params=p, indices=[0]), "
+                       "tf.shape(p, name='s'), tf.size(p, out_type=tf.int64, name='n'), "
+                       "tf.gather_nd(p, [[1, 2]], name='nd'))",
+    "gather/top_k_index_type": "tf.math.top_k([1, 5, 3], 2, index_type=tf.int64, name='t')",
+    "gather/top_k_index_type_error": ("tf.math.top_k([1, 5, 3], 2, index_type=tf.float32)",
+                                      {"match": ["index_type"]}),
 }

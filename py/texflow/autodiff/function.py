@@ -28,6 +28,7 @@ from ..tensor_spec import TensorSpec
 from .compiled import ConcreteFunction
 
 RETRACE_WARNING_AFTER = 5
+RUN_EAGERLY = [False]  # tf.config.run_functions_eagerly: every tf.function calls its function
 
 
 class Function:
@@ -80,7 +81,8 @@ class Function:
     def _call(self, instance, args, kwargs):
         if self._input_signature is not None:
             args, kwargs = self._bind(args, kwargs)
-        if trace.active() is not None:  # called while another function traces: inline
+        # Called while another function traces: inlined. Or run eagerly, as configured.
+        if trace.active() is not None or RUN_EAGERLY[0]:
             if instance is not None:
                 args = (instance,) + tuple(args)
             return _as_tensors(self._python_function(*args, **kwargs))

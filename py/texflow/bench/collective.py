@@ -26,6 +26,22 @@ def _median(values):
     return sorted(values)[len(values) // 2]
 
 
+def _cpu_self():
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _cpu_of(pid):
+    """CPU seconds (user + system) another process has used so far (Linux /proc; 0.0
+    elsewhere, and the CPU columns then read 0)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 JOB = Path(__file__).with_name("collective_job.py")
 
 
@@ -65,28 +81,45 @@ def parse_job_output(text):
     for line in text.splitlines():
         if line.startswith("BENCH "):
             found = json.loads(line[len("BENCH "):])
-            found["times"] = {int(k): v for k, v in found["times"].items()}
+            for key in ("times", "cpu"):
+                found[key] = {int(k): v for k, v in found.get(key, {}).items()}
             return found
     raise RuntimeError(f"a benchmark worker printed no result:\n{text[-3000:]}")
 
 
-def measure_native(workers, sizes, repeats, shards=1):
-    """{size: ms}: all-reduces of float32 ones among `workers` native processes, each
-    `texflow worker` running the benchmark job (the median over ranks of their medians)."""
-    args = [",".join(map(str, sizes)), str(repeats)]
+class NativeRun:
+    """What `measure_native` measured: `times` {size: ms}, `cpu` {size: CPU ms of one
+    worker process per all-reduce (median over ranks)}, and `coordinator_cpu`: the
+    coordinator process's CPU ms per all-reduce (its total over the run divided by the
+    all-reduces; meaningful for a run of one size; shard processes not included)."""
+
+    def __init__(self, times, cpu, coordinator_cpu):
+        self.times, self.cpu, self.coordinator_cpu = times, cpu, coordinator_cpu
+
+
+def measure_native(workers, sizes, repeats, shards=1, chunk=None):
+    """A NativeRun: all-reduces of float32 ones among `workers` native processes, each
+    `texflow worker` running the benchmark job (times: the median over ranks of their
+    medians), with messages of `chunk` bytes (None: the client's default)."""
+    args = [",".join(map(str, sizes)), str(repeats)] + ([str(chunk)] if chunk else [])
     coordinator = CoordinatorProcess(num_workers=workers, shards=shards)
+    cpu0 = _cpu_of(coordinator.process.pid)
     procs = [subprocess.Popen([sys.executable, "-m", "texflow.cli", "worker", "--coordinator",
                                coordinator.url, "--token", coordinator.token, str(JOB), "--",
                                *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True) for _ in range(workers)]
     try:
         outs = [p.communicate(timeout=3600)[0] for p in procs]
+        cpu1 = _cpu_of(coordinator.process.pid)
     finally:
         for p in procs:
             p.kill()
         coordinator.stop()
-    results = [parse_job_output(out)["times"] for out in outs]
-    return {n: _median([r[n] for r in results]) for n in sizes}
+    results = [parse_job_output(out) for out in outs]
+    calls = len(sizes) * (repeats + 2)
+    return NativeRun({n: _median([r["times"][n] for r in results]) for n in sizes},
+                     {n: _median([r["cpu"][n] for r in results]) for n in sizes},
+                     (cpu1 - cpu0) * 1e3 / calls)
 
 
 def _echo_server(queue):
@@ -108,35 +141,41 @@ def _echo_server(queue):
 
 
 def measure_raw_websockets(sizes, repeats, chunk=1 << 20):
-    """{size: ms} to send `size` float32 through a `websockets` echo server (another
-    process) and receive it back, in messages of `chunk` bytes: the library's own cost for
-    what one worker sends and receives in an all-reduce."""
+    """({size: ms}, {size: (client CPU ms, server CPU ms)}) to send `size` float32 through a
+    `websockets` echo server (another process) and receive it back, in messages of `chunk`
+    bytes: the library's own cost for what one worker sends and receives in an all-reduce."""
     from websockets.sync.client import connect
 
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
     server = ctx.Process(target=_echo_server, args=(queue,), daemon=True)
     server.start()
-    out = {}
+    out, cpu = {}, {}
     try:
         port = queue.get(timeout=60)
         with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None) as ws:
             for n in sizes:
                 data = np.ones(n, np.float32).tobytes()
                 parts = [data[i:i + chunk] for i in range(0, len(data), chunk)]
-                times = []
+                times, client = [], []
+                server0 = None
                 for i in range(repeats + 2):
-                    t0 = time.perf_counter()
+                    if i == 2:
+                        server0 = _cpu_of(server.pid)
+                    c0, t0 = _cpu_self(), time.perf_counter()
                     for part in parts:
                         ws.send(part)
                     for _ in parts:
                         ws.recv()
                     if i >= 2:
                         times.append(time.perf_counter() - t0)
+                        client.append(_cpu_self() - c0)
                 out[n] = _median(times) * 1e3
+                cpu[n] = (_median(client) * 1e3,
+                          (_cpu_of(server.pid) - server0) * 1e3 / repeats)
     finally:
         server.terminate()
-    return out
+    return out, cpu
 
 
 def measure_client_kinds(sizes, repeats, chunk=1 << 20):
@@ -284,21 +323,54 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
                    f" -> {_ms(two_shards).strip()} ms) | >= 1.5x: {_verdict(speedup >= 1.5)} |")
 
 
+def cpu_table(raw_cpu, run, out, n=10_000_000):
+    """The CPU time per all-reduce of `n` floats (2 native workers) next to the echo's: on a
+    machine whose cores are all busy (these 2-core ones, shared), throughput follows it."""
+    client, server = raw_cpu[n]
+    worker, coordinator = run.cpu[n], run.coordinator_cpu
+    echo_total, ours = client + server, 2 * worker + coordinator
+    out += ["", f"CPU time per all-reduce of {n:,} float32 (ms, user + system; what bounds "
+            "throughput once every core is busy)", "",
+            "| | each worker (client) | coordinator (server) | all processes |",
+            "|---|---:|---:|---:|",
+            f"| websockets echo (1 client) | {client:.1f} | {server:.1f} | {echo_total:.1f} |",
+            f"| texflow, 2 native workers | {worker:.1f} | {coordinator:.1f} | {ours:.1f} |",
+            "", f"CPU-bound share: the echo's CPU is {echo_total / ours:.0%} of texflow's "
+            "(texflow moves twice the bytes through its server: both workers' in and out)"]
+
+
+def chunk_table(rows, out):
+    out += ["", "Message size of native workers (2 workers, 10M float32; same run): ms / "
+            "CPU ms per worker / coordinator CPU ms", "",
+            "| chunk | ms | worker CPU | coordinator CPU |", "|---:|---:|---:|---:|"]
+    for chunk, run in rows.items():
+        n = 10_000_000
+        out.append(f"| {chunk >> 10} KiB | {_ms(run.times[n]).strip()} | {run.cpu[n]:.1f} | "
+                   f"{run.coordinator_cpu:.1f} |")
+
+
+def _load():
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main(args):
     import platform
 
+    started = time.perf_counter()
     sizes = list(SIZES)
     repeats = 3 if args.quick else 7
     counts = [int(k) for k in (args.workers or "2,4,8").split(",")]
-    out = [f"texflow bench --collective, {time.strftime('%Y-%m-%d %H:%M')}, "
-           f"{platform.machine()}, {os.cpu_count()} cores, "
-           f"{platform.python_implementation()} {platform.python_version()}"]
+    out = [f"texflow bench --collective{' --quick' if args.quick else ''}, "
+           f"{time.strftime('%Y-%m-%d %H:%M %Z')}, {platform.machine()}, {os.cpu_count()} "
+           f"cores, {platform.python_implementation()} {platform.python_version()}, "
+           f"{_load()} at the start"]
 
     def step(what):
-        print(f"[bench] {what} ...", file=sys.stderr, flush=True)
+        print(f"[bench] {time.perf_counter() - started:6.1f} s: {what} ...", file=sys.stderr,
+              flush=True)
 
     step("raw websockets echo")
-    raw = measure_raw_websockets(sizes, repeats)
+    raw, raw_cpu = measure_raw_websockets(sizes, repeats)
     tf = None
     if args.tf_python:
         step("TensorFlow MultiWorkerMirroredStrategy (RING), 2 workers")
@@ -306,12 +378,15 @@ def main(args):
     native = {}
     for k in counts:
         step(f"texflow, {k} native workers")
-        native[k] = measure_native(k, sizes, repeats)
+        native[k] = measure_native(k, sizes, repeats).times
     shards = None
-    if 8 in native and not args.quick:
-        step("texflow, 8 native workers, --shards 2, 10M")
-        shards = (native[8][10_000_000],
-                  measure_native(8, [10_000_000], repeats, shards=2)[10_000_000])
+    if 8 in native:
+        step("texflow, 8 native workers, --shards 1 and 2, 10M (same run, back to back)")
+        one = measure_native(8, [10_000_000], repeats).times[10_000_000]
+        two = measure_native(8, [10_000_000], repeats, shards=2).times[10_000_000]
+        shards = (one, two)
+    step("texflow, 2 native workers, 10M: CPU per all-reduce")
+    cpu_run = measure_native(2, [10_000_000], repeats)
     browser = browser_raw = None
     if not args.no_browser:
         from . import collective_browser
@@ -319,14 +394,21 @@ def main(args):
         browser, browser_raw, version = collective_browser.measure(sizes, repeats)
         out.append(f"browser: Chromium {version} (headless), workers in Web Workers")
     tables(sizes, raw, tf, native, browser, browser_raw, shards, out)
-    step("the native client's transport: sync client vs asyncio loop thread")
-    kinds = measure_client_kinds([1_000, 1_000_000, 10_000_000], repeats)
-    out += ["", "Native client transport: the same echo through `websockets`' two clients "
-            "(ms wall / ms CPU of the client process)", "",
-            "| client | 1,000 | 1,000,000 | 10,000,000 |", "|---|---:|---:|---:|"]
-    for kind, by_size in kinds.items():
-        out.append(f"| {kind} | " + " | ".join(f"{w:.2f} / {c:.2f}" for w, c in
-                                                by_size.values()) + " |")
+    cpu_table(raw_cpu, cpu_run, out)
+    if not args.quick:
+        step("message sizes of native workers")
+        chunk_table({c: measure_native(2, [10_000_000], repeats, chunk=c)
+                     for c in (256 << 10, 1 << 20, 4 << 20)}, out)
+        step("the native client's transport: sync client vs asyncio loop thread")
+        kinds = measure_client_kinds([1_000, 1_000_000, 10_000_000], repeats)
+        out += ["", "Native client transport: the same echo through `websockets`' two "
+                "clients (ms wall / ms CPU of the client process)", "",
+                "| client | 1,000 | 1,000,000 | 10,000,000 |", "|---|---:|---:|---:|"]
+        for kind, by_size in kinds.items():
+            out.append(f"| {kind} | " + " | ".join(f"{w:.2f} / {c:.2f}" for w, c in
+                                                    by_size.values()) + " |")
+    out += ["", f"Took {time.perf_counter() - started:.0f} s; {_load()} at the end. The "
+            "machine is shared: compare figures within one run, not across runs."]
     from . import report
     report(out, "collective")
     return 0

@@ -1,10 +1,18 @@
 """Eager against `tf.function` (traced, fused, replayed) in the same run, natively and
 inside Pyodide: the 8-op elementwise chain on 1M elements, Keras Adam's update of
-the MLP's variables, and one MLP 784-128-10 training step (batch 64, Adam).
+the MLP's variables, one MLP 784-128-10 training step (batch 64, Adam), and a step
+of Keras `fit` on the MNIST CNN (bench/fit.py's model) with `run_eagerly=True`
+against the default (its step through tf.function).
 
 Each case is timed with its result read back (`await y.data()`), as the other
 cases are; "issue" is the Python time of one call before that read (GPU work
-is asynchronous). Launches are `tf.memory()["num_launches"]` per call.
+is asynchronous). Launches are `tf.memory()["num_launches"]` per call. The fit
+step is `fit` over `fit.STEPS` batches divided by their number, rounds of the
+two modes alternating; it has no separate issue time.
+
+On the numpy backend a second table splits the MLP step and the fit step into
+time inside the numpy backend's kernel calls and time outside them (Python:
+the engine, tracing's replay, Keras), eager and replayed.
 """
 
 import statistics
@@ -17,6 +25,7 @@ from .cases import CHAIN, ELEMENTS, MLP_BATCH
 CHAIN_CASE = "chain of 8 ops, 1M"
 ADAM_CASE = "Adam update, MLP variables"
 MLP_CASE = "MLP step 784-128-10, batch 64, Adam"
+FIT_CASE = "MNIST CNN fit step, batch 64"
 
 
 async def measure_compiled(backend, quick=False):
@@ -93,12 +102,81 @@ async def measure_compiled(backend, quick=False):
         run = step if mode == "eager" else tf.function(step)
         fns[mode] = lambda run=run: run(features, labels)
     await bench(MLP_CASE, fns)
+    fit_steps = _fit_steps(tf, quick)
+    results[FIT_CASE] = {mode: (ms, None, launches) for mode, (ms, launches, _) in
+                         fit_steps.items()}
+    if backend == "numpy":
+        results["numpy kernel share"] = _numpy_share(fns, fit_steps, quick)
     return results
+
+
+def _fit_steps(tf, quick):
+    """{"eager"|"compiled": (ms per fit step, launches per step, fit(n) -> ms)}."""
+    from .fit import BATCH, STEPS, WARM_UP, alternate, mnist, seed_cnn
+
+    x, y = mnist()
+    x, y = x[:max(WARM_UP, BATCH * STEPS)], y[:max(WARM_UP, BATCH * STEPS)]
+    runs = {}
+    for mode in ("eager", "compiled"):
+        tf.keras.utils.set_random_seed(0)
+        model = seed_cnn(tf.keras)
+        model.run_eagerly = mode == "eager"
+
+        def fit(n, model=model):
+            start = time.perf_counter()
+            model.fit(x[:n], y[:n], batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
+            return (time.perf_counter() - start) * 1e3
+        fit(WARM_UP)  # compiles kernels; the compiled side traces 64 and 40
+        before = tf.memory()["num_launches"]
+        fit(BATCH * STEPS)
+        runs[mode] = ((tf.memory()["num_launches"] - before) // STEPS, fit)
+    ms = alternate({mode: (lambda fit=fit: fit(BATCH * STEPS) / STEPS)
+                    for mode, (_, fit) in runs.items()}, 1 if quick else 3)
+    return {mode: (ms[mode], launches, fit) for mode, (launches, fit) in runs.items()}
+
+
+def _numpy_share(mlp_fns, fit_steps, quick):
+    """{case: {mode: (ms, ms in the numpy backend's kernel calls)}}: one MLP step and one
+    fit step, with NumpyBackend.compute (a kernel call and its result's conversion)
+    timed."""
+    from ..backends.numpy import NumpyBackend
+    from .fit import BATCH, STEPS
+
+    inside = [0.0]
+    compute = NumpyBackend.compute
+
+    def timed(self, *args):
+        t0 = time.perf_counter()
+        try:
+            return compute(self, *args)
+        finally:
+            inside[0] += time.perf_counter() - t0
+
+    def split(fn, runs):
+        totals = []
+        for _ in range(runs):
+            inside[0] = 0.0
+            t0 = time.perf_counter()
+            fn()
+            totals.append((time.perf_counter() - t0, inside[0]))
+        total, kernels = min(totals)
+        return total * 1e3, kernels * 1e3
+
+    NumpyBackend.compute = timed
+    try:
+        share = {MLP_CASE: {m: split(fn, 5 if quick else 30) for m, fn in mlp_fns.items()}}
+        share[FIT_CASE] = {m: tuple(v / STEPS for v in split(
+            lambda fit=fit: fit(BATCH * STEPS), 1 if quick else 3))
+            for m, (_, _, fit) in fit_steps.items()}
+    finally:
+        NumpyBackend.compute = compute
+    return share
 
 
 TARGETS = {CHAIN_CASE: "1 launch, >= 3x faster compiled",
            ADAM_CASE: "<= 1 launch per variable",
-           MLP_CASE: "compiled <= 0.5x eager"}
+           MLP_CASE: "compiled <= 0.5x eager; Pyodide: compiled issue < 10% of eager's",
+           FIT_CASE: ">= 1.3x faster compiled"}
 
 
 def table(backend, rows, out):
@@ -110,10 +188,24 @@ def table(backend, rows, out):
     out.append("| case | eager ms | compiled ms | speed-up | eager issue | compiled issue "
                "| launches eager -> compiled | target |")
     out.append("|---|---:|---:|---:|---:|---:|---|---|")
+    share = rows.pop("numpy kernel share", None)
     for case, row in rows.items():
         (e, ei, el), (c, ci, cl) = row["eager"], row["compiled"]
-        out.append(f"| {case} | {e:.3f} | {c:.3f} | {e / c:.2f}x | {ei:.3f} | {ci:.3f} "
+        issue = "| - | - " if ei is None else f"| {ei:.3f} | {ci:.3f} "
+        out.append(f"| {case} | {e:.3f} | {c:.3f} | {e / c:.2f}x {issue}"
                    f"| {el} -> {cl} | {TARGETS[case]} |")
+    if share:
+        out.append("")
+        out.append(f"numpy: share of a step outside numpy's kernels, backend {backend} (ms; "
+                   "kernels = time in the numpy backend's kernel calls; fastest of the runs)")
+        out.append("")
+        out.append("| case | mode | step ms | kernels ms | outside kernels | target |")
+        out.append("|---|---|---:|---:|---:|---|")
+        for case, modes in share.items():
+            for mode, (total, kernels) in modes.items():
+                target = "<= 30% (replayed)" if mode == "compiled" else ""
+                out.append(f"| {case} | {mode} | {total:.3f} | {kernels:.3f} "
+                           f"| {(total - kernels) / total:.0%} | {target} |")
 
 
 def measure_native(backends, quick, out):

@@ -222,25 +222,29 @@ def main(args):
     def step(what):
         print(f"[bench] {what} ...", file=sys.stderr, flush=True)
 
+    def got(figures):  # each case as soon as it is measured, should a later one fail
+        print(f"[bench]   {json.dumps(figures)}", file=sys.stderr, flush=True)
+        return figures
+
     counts = [int(k) for k in args.workers.split(",")] if args.workers else [1, 2, 4]
     native, tf = {}, None
     for n in counts:
         step(f"texflow, {n} native worker(s)")
-        native[n] = measure_alone(steps, batch) if n == 1 else \
-            measure_native(n, steps, batch)
+        native[n] = got(measure_alone(steps, batch) if n == 1 else
+                        measure_native(n, steps, batch))
     if 1 not in native:
         native[1] = measure_alone(steps, batch)
     if args.tf_python:
         tf = {}
         for n in counts:
             step(f"TensorFlow MultiWorkerMirroredStrategy, {n} worker(s)")
-            tf[n] = measure_tensorflow(args.tf_python, n, steps, batch)
+            tf[n] = got(measure_tensorflow(args.tf_python, n, steps, batch))
     step("recovery: kill a native worker and restart it")
-    recovery = measure_recovery(steps + 10, batch, kill_at=8)
+    recovery = got(measure_recovery(steps + 10, batch, kill_at=8))
     browser = None
     if not args.no_browser:
         step("texflow, 2 browser workers")
-        browser = measure_browser(max(6, steps // 3), batch)
+        browser = got(measure_browser(max(6, steps // 3), batch))
     tables(native, browser, recovery, tf, out)
     from . import report
     report(out, "multiworker")

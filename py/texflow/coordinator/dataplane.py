@@ -131,12 +131,14 @@ class DataPlane:
 
     async def _deliver(self, parts, ranks):
         """Sends one result message to `ranks`. Server frames are unmasked and uncompressed,
-        so every member's frame is the same bytes: it is built once (one copy of the data)
-        and written to each open connection's transport, instead of websockets framing it
-        again per member. A connection that is closing, or has a backlog, goes through
-        websockets' own send (which waits for it to drain)."""
+        so every member's frame is the same bytes: its header is built once and written to
+        each open connection's transport, then the data straight from the accumulator (the
+        kernel copies it; asyncio only keeps what the socket did not take), instead of
+        websockets framing it again per member. A connection that is closing, or has a
+        backlog, goes through websockets' own send (which waits for it to drain)."""
         head, data = parts
-        frame = None
+        size = len(head) + len(data)
+        first = None
         for rank in ranks:
             conn = self.members.get(rank)
             if conn is None:
@@ -144,12 +146,13 @@ class DataPlane:
             transport = conn.transport
             if conn.protocol.state is State.OPEN and not transport.is_closing() and \
                     transport.get_write_buffer_size() < WRITE_LIMIT:
-                if frame is None:
-                    size = len(head) + len(data)
-                    frame = b"".join((_frame_head(size), head, data))
-                transport.write(frame)
-                self.bytes_out += len(frame)
-                self.sent_to[conn] = self.sent_to.get(conn, 0) + len(frame)
+                if first is None:
+                    first = _frame_head(size) + head
+                transport.write(first)
+                if len(data):
+                    transport.write(data)
+                self.bytes_out += len(first) + len(data)
+                self.sent_to[conn] = self.sent_to.get(conn, 0) + len(first) + len(data)
             else:
                 await self._send(conn, head + bytes(data))
 

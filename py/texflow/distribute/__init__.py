@@ -15,7 +15,8 @@ from .mirrored import (CentralStorageStrategy, CrossDeviceOps, HierarchicalCopyA
                        MirroredStrategy, NcclAllReduce, OneDeviceStrategy,
                        ReductionToOneDevice)
 from .multi_worker import MultiWorkerMirroredStrategy
-from .parameter_server import ClusterCoordinator, ParameterServerStrategy, RemoteValue
+from .parameter_server import (ClusterCoordinator, ParameterServerStrategy, RemoteValue,
+                               Server)
 from .strategy import (ReplicaContext, Strategy, StrategyExtended,
                        experimental_set_strategy, get_cross_replica_context,
                        get_replica_context, get_strategy, has_strategy,
@@ -28,10 +29,11 @@ __all__ = ["CentralStorageStrategy", "ClusterCoordinator", "CrossDeviceOps",
            "DistributedValues", "HierarchicalCopyAllReduce", "InputContext", "InputOptions",
            "InputReplicationMode", "MirroredStrategy", "MultiWorkerMirroredStrategy",
            "NcclAllReduce", "OneDeviceStrategy", "ParameterServerStrategy", "PerReplica",
-           "ReduceOp", "ReductionToOneDevice", "RemoteValue", "ReplicaContext", "Strategy",
-           "StrategyExtended", "cluster_resolver", "collective", "coordinator", "experimental",
-           "experimental_set_strategy", "get_cross_replica_context", "get_replica_context",
-           "get_strategy", "has_strategy", "in_cross_replica_context", "recovery"]
+           "ReduceOp", "ReductionToOneDevice", "RemoteValue", "ReplicaContext", "Server",
+           "Strategy", "StrategyExtended", "cluster_resolver", "collective", "coordinator",
+           "experimental", "experimental_set_strategy", "get_cross_replica_context",
+           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context",
+           "recovery"]
 
 
 class _ExperimentalMultiWorkerMirroredStrategy(MultiWorkerMirroredStrategy):

@@ -374,13 +374,12 @@ class Core:
         while first or start < hi:
             end = min(hi, start + self.chunk_bytes)
             data = reader.read(start, end) if end > start else b""
-            message = wire.pack_header(wire.CONTRIB, p.op, p.generation, p.seq, start,
-                                       p.layout.total, attempt, p.root,
-                                       table if first else b"") + data
+            head = wire.pack_header(wire.CONTRIB, p.op, p.generation, p.seq, start,
+                                    p.layout.total, attempt, p.root, table if first else b"")
             if p.attempts.get(index, 0) != attempt or p.finished:
                 return  # restarted or refused meanwhile: the restart sends again
-            await conn.send(message)
-            self.stats["bytes_sent"] += len(message)
+            await conn.send_parts(head, data)  # one message; the data is not copied here
+            self.stats["bytes_sent"] += len(head) + len(data)
             start, first = end, False
 
     async def send_report(self, msg):

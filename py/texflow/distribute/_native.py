@@ -8,10 +8,12 @@ client in the README (`texflow bench --collective`).
 """
 
 import asyncio
+import struct
 import threading
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.protocol import State
 
 from ..errors import UnavailableError
 
@@ -59,6 +61,10 @@ class NativeTransport:
     # The coordinator watches workers closely (liveness.py); a worker only needs to notice
     # a coordinator that hangs, and its pongs may wait behind megabytes of results.
     heartbeat, heartbeat_timeout = 5.0, 30.0
+    # Bytes asyncio may hold for the socket before a send waits. Small: what the socket does
+    # not take at once is copied into asyncio's buffer, and a buffer of tens of megabytes is
+    # fresh memory (a page fault per page) every time it grows (measured in the README).
+    write_limit = 1 << 20
 
     def __init__(self, core, index):
         self.core, self.index = core, index
@@ -69,7 +75,7 @@ class NativeTransport:
     async def connect(self, url):
         try:
             self.ws = await connect(url, compression=None, max_size=None, max_queue=64,
-                                    write_limit=64 << 20, ping_interval=self.heartbeat,
+                                    write_limit=self.write_limit, ping_interval=self.heartbeat,
                                     ping_timeout=self.heartbeat_timeout, close_timeout=1.0,
                                     open_timeout=10)
         except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as e:
@@ -102,10 +108,39 @@ class NativeTransport:
             raise UnavailableError(f"lost the connection to the coordinator: {e}; "
                                    "call group.rejoin() to go on") from None
 
+    async def send_parts(self, head, data):
+        """Sends one binary message made of `head` (bytes) and `data` (a buffer), written
+        straight to the socket: a final binary frame with mask key 0, so the tensor bytes
+        are neither joined to the header, nor copied by websockets' framing, nor masked
+        (three copies of every byte sent; see "Cost model" in the README). RFC 6455 asks
+        clients for an unpredictable key, which protects HTTP intermediaries from frames
+        crafted by scripts in browsers; this native client talks to texflow's own
+        coordinator, which accepts any key, and browsers keep their own masking. websockets'
+        own sends (pings, pongs, text) go through the same transport, whole frames at a
+        time, so frames never interleave."""
+        ws = self.ws
+        transport = ws.transport
+        if ws.protocol.state is not State.OPEN or transport.is_closing():
+            await self.send(bytes(head) + bytes(data))
+            return
+        transport.write(_client_frame_head(len(head) + len(data)) + head)
+        if len(data):
+            transport.write(data)
+        await ws.drain()  # websockets' flow control: waits while over write_limit
+
     async def close(self):
         self.open = False
         if self.ws is not None:
             await self.ws.close()
+
+
+def _client_frame_head(size):
+    """A final binary frame's header with the mask bit set and mask key 0 (RFC 6455 5.2)."""
+    if size < 126:
+        return struct.pack("!BBI", 0x82, 0x80 | size, 0)
+    if size < 1 << 16:
+        return struct.pack("!BBHI", 0x82, 0x80 | 126, size, 0)
+    return struct.pack("!BBQI", 0x82, 0x80 | 127, size, 0)
 
 
 

@@ -1,11 +1,38 @@
 """One collective in flight on a worker: what it sent, and the results coming back."""
 
 import asyncio
+import sys
 
 import numpy as np
 
 from ..coordinator import wire
 from ._tensors import PayloadReader
+
+
+class _ResultBuffers:
+    """Reuses the buffers reduction results are written into once nothing else refers to
+    them (the caller dropped the arrays a previous collective returned, which are views of
+    one buffer): a fresh buffer of megabytes costs a page fault per page, more than the copy
+    into it (measured in the README, "Cost model"). Holds at most `keep` buffers."""
+
+    def __init__(self, keep=4, smallest=1 << 16):
+        self.free, self.keep, self.smallest = [], keep, smallest
+
+    def take(self, size):
+        if size >= self.smallest:
+            for i, buf in enumerate(self.free):
+                # 2: the list's reference and getrefcount's argument; no array views it.
+                if len(buf) == size and sys.getrefcount(buf) == 2:
+                    return self.free.pop(i)
+        return np.empty(size, np.uint8)
+
+    def keep_for_reuse(self, buf):
+        if len(buf) >= self.smallest:
+            self.free.append(buf)
+            del self.free[:-self.keep]
+
+
+_results = _ResultBuffers()
 
 
 class Pending:
@@ -23,7 +50,7 @@ class Pending:
         self.finished = False
         self.aborts = None
         self.received = dict.fromkeys(self.shards, 0)
-        self.result = np.empty(layout.total, np.uint8) if op in wire.REDUCTIONS else None
+        self.result = _results.take(layout.total) if op in wire.REDUCTIONS else None
         self.result_layout = None
 
     def slice_of(self, index):
@@ -64,6 +91,7 @@ class Pending:
 
     def _reduced(self):
         out = [self._view(spec) for spec in self.layout.specs]
+        _results.keep_for_reuse(self.result)
         return out
 
     def restart(self, index):

@@ -1,8 +1,11 @@
 """Pyodide transport: the browser's own WebSocket (web/collective.js), on its event loop.
 
 JS only moves frames; messages come to Python as str or ArrayBuffer through two
-proxies, and the client protocol (_core.py) runs on Pyodide's webloop. Sending
-copies the message once into a Uint8Array, which WebSocket.send copies again.
+proxies, and the client protocol (_core.py) runs on Pyodide's webloop. Sending a
+contribution hands JS the header and the tensor bytes as Python buffers, which it
+reads in place in the WebAssembly heap (PyProxy.getBuffer): one copy into the
+message's Uint8Array, which WebSocket.send copies again, and no copy through a
+Python bytes object or `to_js`.
 """
 
 from ..errors import UnavailableError
@@ -68,6 +71,16 @@ class PyodideTransport:
             self.sock.sendText(message)
         else:
             self.sock.sendBytes(to_js(memoryview(message)))
+
+    async def send_parts(self, head, data):
+        """One binary message of `head` and `data` (buffers), joined by JS in place."""
+        if not self.open:
+            raise UnavailableError("lost the connection to the coordinator; "
+                                   "call group.rejoin() to go on")
+        if len(data):
+            self.sock.sendParts(head, data)
+        else:
+            self.sock.sendParts(head, None)
 
     async def close(self):
         if self.sock is not None and self.open:

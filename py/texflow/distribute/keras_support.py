@@ -35,9 +35,11 @@ class KerasSupport:
         data.steps = data._steps_arg if data._steps_arg is not None else data.known_steps
         return data
 
-    def _keras_step(self, model, step, kind):
+    def _keras_step(self, model, step, kind, compile=None):
         """A train or test function taking this worker's part of a global batch: each
-        local replica runs `step` on its share, in its context."""
+        local replica runs `step` on its share, in its context. `compile(fn)`, when
+        given, wraps that whole per-worker step (Keras's tf.function); recovery's retry
+        goes around it."""
         from .input_lib import _rows, split_batch
         from .strategy import _entered
 
@@ -57,6 +59,8 @@ class KerasSupport:
                         else:
                             logs = step(piece)
             return logs
+        if compile is not None:
+            run_step = compile(run_step)
         if kind == "train" and self.recovery is not None:
             return self.recovery.step(run_step)
         return run_step

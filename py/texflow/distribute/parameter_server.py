@@ -49,6 +49,20 @@ class ParameterServerStrategy(Strategy):
         return self._resolver
 
 
+class Server:
+    """`tf.distribute.Server`, what TensorFlow's "worker" and "ps" tasks run (`Server(
+    cluster_resolver.cluster_spec(), job_name=..., task_index=...).join()`): texflow has
+    none, and says so where the script makes one (see ParameterServerStrategy)."""
+
+    def __init__(self, server_or_cluster_def=None, job_name=None, task_index=None,
+                 protocol=None, config=None, start=True):
+        raise NotImplementedError(
+            f"texflow has no tf.distribute.Server (received job_name={job_name!r}, "
+            f"task_index={task_index!r}): ParameterServerStrategy runs its workers and holds "
+            "its variables in the coordinator's own process, so no worker or ps task needs "
+            "to be started; run only the coordinator's (chief's) program")
+
+
 class RemoteValue:
     """The result of a scheduled function (`tf.distribute.experimental.coordinator.
     RemoteValue`): `fetch()` waits for it and returns it as numpy; `get()` as it is."""

@@ -19,14 +19,14 @@ def _as_array(x):
 
 def _index_dtype(out_type, name):
     """int32 for TensorFlow's out_type int32 or int64 (int64 narrows, see the README)."""
-    text = str(getattr(out_type, "name", out_type))
+    text = "int32" if out_type is None else str(getattr(out_type, "name", out_type))
     if text not in ("int32", "int64"):
         raise InvalidArgumentError(f"{name}: out_type must be int32 or int64, received "
                                    f"{text}")
     return np.int32
 
 
-def shape(input, out_type="int32"):  # noqa: A002  (TensorFlow's argument name)
+def shape(input, out_type=None, name=None):  # noqa: A002  (TensorFlow's argument name)
     """The shape of `input` as a 1-D int32 tensor (TensorFlow's tf.shape).
 
     >>> tf.shape(tf.zeros([2, 3])).tolist()
@@ -36,7 +36,7 @@ def shape(input, out_type="int32"):  # noqa: A002  (TensorFlow's argument name)
     return from_numpy(np.asarray(x.shape, _index_dtype(out_type, "shape")).reshape(-1))
 
 
-def size(input, out_type="int32"):  # noqa: A002
+def size(input, out_type=None, name=None):  # noqa: A002
     """The number of elements of `input` as an int32 scalar tensor.
 
     >>> tf.size(tf.zeros([2, 3])).get()
@@ -167,7 +167,7 @@ def _first_invalid(host, limits):
     return int(bad[0]) if bad.size else None
 
 
-def gather_nd(params, indices, batch_dims=0):
+def gather_nd(params, indices, batch_dims=0, name=None):
     """Slices of `params` picked by the index tuples in the last axis of `indices`
     (TensorFlow's gather_nd): the result has shape indices.shape[:-1] +
     params.shape[batch_dims + m:], m = indices.shape[-1]. An index outside params'

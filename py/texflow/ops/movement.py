@@ -404,8 +404,10 @@ def _gather_grad(dy, inputs, y, attrs):
 _gather = def_op("gather", _gather_infer, grad=_gather_grad)
 
 
-def gather(params, indices, axis=0):
-    """Slices of `params` along `axis` picked by int32 `indices` (tf.gather).
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of `params` along `axis` (default `batch_dims`) picked by int32 `indices`
+    (tf.gather). With `batch_dims` b, the first b dimensions of params and indices are
+    batch dimensions (`axis` must then be b: the common per-row pick).
 
     An index outside [0, params.shape[axis]) raises InvalidArgumentError, as in
     TensorFlow, whenever the indices are known on the host; indices that exist only
@@ -417,11 +419,37 @@ def gather(params, indices, axis=0):
     params = _as_array(params)
     indices = indices if isinstance(indices, NDArray) else from_numpy(to_numpy(indices, "int32"))
     rank = len(params.shape)
+    batch_dims = int(batch_dims)
+    axis = batch_dims if axis is None else int(axis)
+    if batch_dims:
+        return _batch_gather(params, indices, axis, batch_dims)
     if not -rank <= axis < rank:
         raise ShapeError(f"gather: axis {axis} is out of range for params of shape "
                          f"{list(params.shape)}")
     check_gather(indices, params.shape[axis % rank])
     return run_op(_gather, (params, indices), {"axis": axis % rank})
+
+
+def _batch_gather(params, indices, axis, batch_dims):
+    from .array_ops import gather_nd
+    rank, irank = len(params.shape), len(indices.shape)
+    b = batch_dims + irank if batch_dims < 0 else batch_dims
+    a = axis + rank if axis < 0 else axis
+    if not 0 <= b <= irank or not b <= a < rank:
+        raise InvalidArgumentError(f"gather: batch_dims={batch_dims} must be in [-{irank}, "
+                                   f"{irank}] and <= axis={axis} < {rank} (params shape "
+                                   f"{list(params.shape)}, indices shape "
+                                   f"{list(indices.shape)})")
+    check_gather(indices, params.shape[a])
+    if a > b:  # bring the gathered axis next to the batch dimensions, and back after
+        params = transpose(params, list(range(b)) + [a] + list(range(b, a)) +
+                           list(range(a + 1, rank)))
+    out = gather_nd(params, expand_dims(indices, -1), b)
+    if a > b:
+        k = irank - b
+        out = transpose(out, list(range(b)) + list(range(b + k, a + k)) +
+                        list(range(b, b + k)) + list(range(a + k, len(out.shape))))
+    return out
 
 
 def _segment_infer(inputs, attrs):

@@ -105,7 +105,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False):
                        lambda v: run_op(_argsort, (v,), {"descending": descending}))
 
 
-def top_k(input, k=1, sorted=True):  # noqa: A002  (TensorFlow's argument names)
+def top_k(input, k=1, sorted=True, index_type=int32, name=None):  # noqa: A002
     """The `k` largest entries of each row (last axis) and their int32 indices, largest
     first, ties in index order (TensorFlow's top_k; with sorted=False TensorFlow's order
     is unspecified and texflow's is sorted too).
@@ -113,6 +113,10 @@ def top_k(input, k=1, sorted=True):  # noqa: A002  (TensorFlow's argument names)
     >>> tf.math.top_k(tf.constant([1, 5, 3, 5]), k=2).indices.tolist()
     [1, 3]
     """
+    index = str(getattr(index_type, "name", index_type))
+    if index not in ("int16", "int32", "int64"):
+        raise InvalidArgumentError(f"Value for attr 'index_type' of {index} is not in the "
+                                   f"list of allowed values: int16, int32, int64")
     x = input if isinstance(input, NDArray) else from_numpy(to_numpy(input))
     if not x.shape:
         raise InvalidArgumentError("top_k: the input must be >= 1-D, got shape []")

@@ -27,6 +27,7 @@ from ..callback_base import CallbackList, pythonify
 from ..serialization import (deserialize_keras_object, deserialize_nested, serialize_keras_object,
                              serialize_nested)
 from . import compile_utils
+from .compiled_step import step_function
 from .data_adapter import DataHandler, train_validation_split, unpack_x_y_sample_weight
 
 
@@ -46,7 +47,7 @@ class Trainer:
     def _untracked_attributes(self):
         return ("optimizer", "_compile_config", "_compile_loss", "_compile_metrics",
                 "_loss_tracker", "history", "train_function", "test_function",
-                "predict_function")
+                "predict_function", "_compiled_steps")
 
     # -- compile -----------------------------------------------------------------------
 
@@ -63,7 +64,9 @@ class Trainer:
                 per output; 'accuracy' becomes binary, categorical or sparse categorical
                 accuracy by the shapes of the labels and predictions, as in Keras.
             weighted_metrics: metrics that take the sample weights into account.
-            run_eagerly, jit_compile: accepted; texflow always runs steps eagerly.
+            run_eagerly: run fit's, evaluate's and predict's steps eagerly instead of
+                through tf.function (also settable as `model.run_eagerly`).
+            jit_compile: accepted (tf.function always fuses what it can).
             steps_per_execution: batches between batch-level callback calls.
 
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
@@ -212,17 +215,18 @@ class Trainer:
         return self(x, training=False)
 
     def make_train_function(self, force=False):
-        """`self.train_function(batch) -> logs`: train_step inside a scope (a model made
-        under a tf.distribute strategy: its replicas' steps on their parts of the batch)."""
+        """`self.train_function(batch) -> logs`: train_step inside a scope, through
+        tf.function unless run_eagerly (compiled_step.py); a model made under a
+        tf.distribute strategy: its replicas' steps on their parts of the batch."""
         if self.train_function is None or force:
-            self.train_function = _distributed(
+            self.train_function = _step_function(
                 self, lambda data: scopes.scope(lambda: _flat_logs(self.train_step(data))),
                 "train")
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
-            self.test_function = _distributed(
+            self.test_function = _step_function(
                 self, lambda data: scopes.scope(lambda: _flat_logs(self.test_step(data))),
                 "test")
         return self.test_function
@@ -237,7 +241,8 @@ class Trainer:
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
-            self.predict_function = lambda data: scopes.scope(lambda: self.predict_step(data))
+            self.predict_function = step_function(
+                self, lambda data: scopes.scope(lambda: self.predict_step(data)), "predict")
         return self.predict_function
 
     # -- fit ----------------------------------------------------------------------------------
@@ -441,11 +446,14 @@ class Trainer:
         raise ValueError("predict_on_batch got an empty batch")
 
 
-def _distributed(model, step, kind):
-    """`step`, or the model's strategy's version of it (which splits each global batch
-    across the replicas and runs `step` in each replica's context)."""
+def _step_function(model, step, kind):
+    """`step` compiled, or the model's strategy's version of it (which splits each global
+    batch across the replicas and runs `step` in each replica's context)."""
     strategy = model.distribute_strategy
-    return step if strategy is None else strategy.extended._keras_step(model, step, kind)
+    if strategy is None:
+        return step_function(model, step, kind)
+    return step_function(model, step, kind, lambda step, compile: strategy.extended.
+                         _keras_step(model, step, kind, compile))
 
 
 def _distributed_data(model, data, kind="test"):

@@ -7,8 +7,8 @@ import numpy as np
 
 from ...checkpoint.state import restore_pending
 from ...engine import scope as scopes
-from ...engine.trace import traced
-from ...engine.ndarray import NDArray
+from ...engine.ndarray import NDArray, from_numpy
+from ...engine.trace import host_call, traced
 from ...ops import elementwise as ew
 from ...ops import reduce as rd
 from ...ops.nn import clip_by_value
@@ -68,6 +68,7 @@ class Optimizer:
         self.gradient_aggregator = None if strategy is None else strategy.extended.\
             _gradient_aggregator(self)
         self.built = False
+        self._scalars = None      # during apply: the step's scalars (_step_scalars)
         self._slots = {}          # id(variable) -> (variable, {slot name: KerasVariable})
         self._slot_order = []     # the slot variables in creation order
         self._exclude_ids, self._exclude_names = set(), ()
@@ -218,20 +219,39 @@ class Optimizer:
             pairs = list(pairs)
         with scopes.scope():  # frees the update's intermediates; variables are kept
             grads = self._clip([g for g, _ in pairs])
-            # Traced by tf.function: the learning rate and step count stay tensors.
-            lr = self._learning_rate if traced() and self._schedule is None \
-                else self.current_learning_rate()
+            # The step's scalars come from the host, so that a tf.function's replay
+            # computes them as eager execution does (a host call, fresh at every replay)
+            scalars = host_call(self._step_scalars, True) if traced() \
+                else self._step_scalars()
+            self._scalars = scalars
+            lr = scalars["learning_rate"]
             for g, v in zip(grads, [v for _, v in pairs]):
                 slots = self._slots_of(v)
-                self._apply_weight_decay(v, lr)
+                self._apply_weight_decay(v, scalars["decay"])
                 self.update_step(g, v, lr, slots)
                 if getattr(v, "constraint", None) is not None:
                     v.assign(v.constraint(v))
-        if traced():
-            self._iterations.assign_add(1)
-        else:
-            self._iterations.assign(np.int32(self._iterations.item() + 1))
+            self._scalars = None
+        host_call(self._count_step)
         return self._iterations
+
+    def _step_scalars(self, as_tensors=False):
+        """{name: value} of this step's scalars, computed on the host: the learning rate,
+        the weight decay factor and what `_rule_scalars` adds; 0-d float32 tensors when
+        `as_tensors`. The step count read is a host copy (assigned from the host)."""
+        lr = self.current_learning_rate()
+        scalars = {"learning_rate": lr, "decay": float(self.weight_decay or 0.0) * lr}
+        scalars.update(self._rule_scalars(lr, int(self._iterations.item()) + 1))
+        if as_tensors:
+            return {k: from_numpy(np.float32(v)) for k, v in scalars.items()}
+        return scalars
+
+    def _rule_scalars(self, learning_rate, t):
+        """Scalars an update rule computes once per step `t` (1 for the first)."""
+        return {}
+
+    def _count_step(self):
+        self._iterations.assign(np.int32(self._iterations.item() + 1))
 
     def _clip(self, grads):
         if self.clipnorm:
@@ -242,11 +262,11 @@ class Optimizer:
             return [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
         return grads
 
-    def _apply_weight_decay(self, v, lr):
+    def _apply_weight_decay(self, v, decay):
         if not self.weight_decay or id(v) in self._exclude_ids or any(
                 n in getattr(v, "name", "") for n in self._exclude_names):
             return
-        v.assign_sub(ew.mul(v, float(self.weight_decay) * lr))
+        v.assign_sub(ew.mul(v, decay))
 
     def update_step(self, gradient, variable, learning_rate, slots):
         raise NotImplementedError(f"{type(self).__name__} must implement update_step")

@@ -2,7 +2,6 @@
 
 import math
 
-from ...engine.trace import traced
 from ...ops import elementwise as ew
 from ..serialization import serializable
 from .base import Optimizer
@@ -82,14 +81,12 @@ class Adam(Optimizer):
             self.add_variable_from_reference(v, "velocity_hat")
         super().build(variables)
 
+    def _rule_scalars(self, learning_rate, t):
+        return {"alpha": learning_rate * math.sqrt(1 - self.beta_2 ** t) /
+                (1 - self.beta_1 ** t)}
+
     def update_step(self, gradient, variable, learning_rate, slots):
-        if traced():  # tf.function: the step count is read when the step runs
-            t = ew.cast(ew.add(self._iterations, 1), "float32")
-            alpha = ew.div(ew.mul(ew.sqrt(ew.sub(1.0, ew.pow(self.beta_2, t))), learning_rate),
-                           ew.sub(1.0, ew.pow(self.beta_1, t)))
-        else:
-            t = self._iterations.item() + 1
-            alpha = learning_rate * math.sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
+        alpha = self._scalars["alpha"]
         m, v = slots["momentum"], slots["velocity"]
         m.assign_add(ew.mul(ew.sub(gradient, m), 1 - self.beta_1))
         v.assign_add(ew.mul(ew.sub(ew.square(gradient), v), 1 - self.beta_2))
