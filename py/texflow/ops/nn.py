@@ -33,13 +33,13 @@ _stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
                                                                  inputs[0].dtype))
 
 
-def stop_gradient(x):
+def stop_gradient(x, name=None):
     """`x` itself (no copy), with no gradient flowing through it."""
     x = _as_array(x)
     return run_view(_stop_gradient, x, x.shape)
 
 
-def log_softmax(logits, axis=-1):
+def log_softmax(logits, axis=-1, name=None):
     """log(softmax(logits)) along `axis`, computed stably.
 
     >>> [round(v, 4) for v in tf.log_softmax(tf.array([0.0, 0.0])).tolist()]
@@ -49,7 +49,7 @@ def log_softmax(logits, axis=-1):
     return ew.sub(logits, rd.logsumexp(logits, axis=axis, keepdims=True))
 
 
-def softmax(logits, axis=-1):
+def softmax(logits, axis=-1, name=None):
     """exp(logits) normalized to sum to 1 along `axis`.
 
     >>> tf.softmax(tf.array([1.0, 1.0])).tolist()
@@ -58,7 +58,7 @@ def softmax(logits, axis=-1):
     return ew.exp(log_softmax(_float(logits, "softmax"), axis))
 
 
-def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """-sum(labels * log_softmax(logits)) along `axis` (labels: a distribution)."""
     labels, logits = _float(labels, "softmax_cross_entropy"), _float(logits,
                                                                      "softmax_cross_entropy")
@@ -68,7 +68,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
     return ew.neg(rd.sum(ew.mul(labels, log_softmax(logits, axis)), axis=axis))
 
 
-def sparse_softmax_cross_entropy_with_logits(labels, logits):
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross-entropy of int32 class `labels` [batch...] against `logits` [batch..., classes].
 
     A label outside [0, classes) raises InvalidArgumentError, as in TensorFlow, when the
@@ -94,7 +94,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits):
     return ew.where(valid, loss, float("nan"))
 
 
-def sigmoid_cross_entropy_with_logits(labels, logits):
+def sigmoid_cross_entropy_with_logits(labels, logits, name=None):
     """Binary cross-entropy on logits: max(x, 0) - x * z + log(1 + exp(-|x|))."""
     labels = _float(labels, "sigmoid_cross_entropy")
     logits = _float(logits, "sigmoid_cross_entropy")
@@ -105,7 +105,7 @@ def sigmoid_cross_entropy_with_logits(labels, logits):
     return ew.add(ew.sub(ew.relu(logits), ew.mul(logits, labels)), softplus_neg_abs)
 
 
-def leaky_relu(x, alpha=0.2):
+def leaky_relu(x, alpha=0.2, name=None):
     """x if x > 0 else alpha * x (TensorFlow's default alpha is 0.2)."""
     x = _as_array(x)
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
@@ -124,7 +124,7 @@ def silu(features, beta=1.0):
 swish = silu
 
 
-def gelu(features, approximate=False):
+def gelu(features, approximate=False, name=None):
     """The Gaussian error linear unit, TensorFlow's formulas: 0.5 x erfc(-x / sqrt(2)),
     or with `approximate` 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 
@@ -138,7 +138,7 @@ def gelu(features, approximate=False):
     return ew.mul(ew.mul(x, 0.5), ew.erfc(ew.mul(x, -0.7071067811865476)))
 
 
-def l2_loss(t):
+def l2_loss(t, name=None):
     """sum(t ** 2) / 2, TensorFlow's l2_loss (float32 only).
 
     >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).get()
@@ -148,7 +148,7 @@ def l2_loss(t):
     return ew.mul(rd.sum(ew.square(t)), 0.5)
 
 
-def bias_add(value, bias, data_format=None):
+def bias_add(value, bias, data_format=None, name=None):
     """`value` plus a 1-D `bias` along its channel axis: the last one, or axis 1 for a
     data_format starting 'NC' (TensorFlow's bias_add).
 
@@ -225,12 +225,12 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     return ew.div(total, float(global_batch_size))
 
 
-def clip_by_value(x, clip_value_min, clip_value_max):
+def clip_by_value(x, clip_value_min, clip_value_max, name=None):
     """`x` limited to [clip_value_min, clip_value_max]."""
     return ew.minimum(ew.maximum(_as_array(x), clip_value_min), clip_value_max)
 
 
-def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32):
+def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32, name=None):
     """`on_value` where the new axis equals the int32 index, else `off_value`;
     out-of-range indices give a row of `off_value`, as in TensorFlow.
 
@@ -252,7 +252,7 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32)
     return ew.where(mask, on, off)
 
 
-def moments(x, axes, keepdims=False):
+def moments(x, axes, keepdims=False, name=None):
     """(mean, variance) of `x` over `axes` (the variance about the mean, biased)."""
     x = _float(x, "moments")
     mean = rd.mean(x, axis=axes, keepdims=True)
@@ -263,7 +263,7 @@ def moments(x, axes, keepdims=False):
     return mean, variance
 
 
-def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """(x - mean) / sqrt(variance + epsilon) * scale + offset; offset/scale may be None."""
     inv = ew.rsqrt(ew.add(variance, float(variance_epsilon)))
     if scale is not None:
@@ -275,7 +275,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
 _dropout_calls = {}
 
 
-def dropout(x, rate, noise_shape=None, seed=None):
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes elements with probability `rate` and scales the rest by 1 / (1 - rate).
 
     With a `seed`, the masks follow a fixed sequence (call k of a seed always gives
