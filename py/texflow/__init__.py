@@ -63,6 +63,9 @@ from .ops.sort import argsort, sort  # noqa: E402,F401
 from .ops.einsum import einsum  # noqa: E402,F401
 from .ops.linalg import clip_by_global_norm, clip_by_norm, norm, tensordot  # noqa: E402,F401
 from .ops.math_extra import round  # noqa: E402,F401,A004
+from .ops.composed import (ensure_shape, meshgrid, repeat, roll,  # noqa: E402,F401
+                           sequence_mask)
+from .tfmath import truediv  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

@@ -8,6 +8,7 @@ from .ops.nn import (batch_normalization, bias_add, compute_average_loss, dropou
                      sigmoid_cross_entropy_with_logits, silu, softmax,
                      softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits,
                      swish)
+from .ops.composed import embedding_lookup, selu
 from .ops.math_extra import l2_normalize
 from .ops.sort import top_k
 
@@ -15,9 +16,9 @@ max_pool2d = max_pool
 avg_pool2d = avg_pool
 
 __all__ = ["avg_pool", "avg_pool2d", "batch_normalization", "bias_add", "compute_average_loss",
-           "conv2d", "dropout", "gelu", "l2_loss", "l2_normalize", "leaky_relu",
+           "conv2d", "dropout", "embedding_lookup", "gelu", "l2_loss", "l2_normalize", "leaky_relu",
            "log_softmax", "max_pool", "max_pool2d",
-           "moments", "sigmoid_cross_entropy_with_logits", "silu",
+           "moments", "selu", "sigmoid_cross_entropy_with_logits", "silu",
            "softmax", "softmax_cross_entropy_with_logits",
            "sparse_softmax_cross_entropy_with_logits", "swish", "top_k"]
 

@@ -3,6 +3,7 @@
 from .engine.registry import install_exports as _install_exports
 from .ops import elementwise as _elementwise  # noqa: F401  (declares the elementwise ops)
 from .ops.array_ops import add_n  # noqa: F401
+from .ops.composed import confusion_matrix, count_nonzero, is_inf, segment_sum  # noqa: F401
 from .ops.creation import eye
 from .ops.einsum import einsum
 from .ops.linalg import global_norm, norm, tensordot

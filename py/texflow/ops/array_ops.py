@@ -46,7 +46,7 @@ def size(input, out_type=None, name=None):  # noqa: A002
     return from_numpy(np.asarray(x.size, _index_dtype(out_type, "size")))
 
 
-def rank(input):  # noqa: A002
+def rank(input, name=None):  # noqa: A002
     """The number of dimensions of `input` as an int32 scalar tensor.
 
     >>> tf.rank(tf.zeros([2, 3])).get()
@@ -59,7 +59,7 @@ _identity = def_op("identity", lambda inputs, attrs: (inputs[0].shape, inputs[0]
                    grad=lambda dy, inputs, y, attrs: (dy,))
 
 
-def identity(input):  # noqa: A002
+def identity(input, name=None):  # noqa: A002
     """A tensor with `input`'s shape and values (a view: no copy; a Variable's identity
     keeps the value it had, as assign replaces a variable's storage).
 
@@ -70,7 +70,7 @@ def identity(input):  # noqa: A002
     return run_view(_identity, x, x.shape)
 
 
-def add_n(inputs):
+def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one shape and dtype (TensorFlow's add_n).
 
     >>> tf.add_n([tf.constant([1, 2]), tf.constant([3, 4])]).tolist()
@@ -124,7 +124,7 @@ def _split_sizes(num_or_size_splits, dim, num):
     return sizes
 
 
-def split(value, num_or_size_splits, axis=0, num=None):
+def split(value, num_or_size_splits, axis=0, num=None, name=None):
     """`value` cut along `axis` into `num_or_size_splits` equal parts, or into parts of the
     listed sizes (one may be -1: the rest), as a list (TensorFlow's split).
 
@@ -217,7 +217,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     return gather(rows, flat)
 
 
-def boolean_mask(tensor, mask, axis=None):
+def boolean_mask(tensor, mask, axis=None, name=None):
     """The entries of `tensor` where `mask` is true: `mask` covers axes axis..axis + k - 1,
     which become one axis of the true positions (TensorFlow's boolean_mask). The mask is
     read back to the host: the result's shape depends on its values.

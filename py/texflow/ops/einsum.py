@@ -143,7 +143,7 @@ def _sum_out(x, labels, needed):
     return reduce_sum(x, axis=drop), "".join(c for k, c in enumerate(labels) if k not in drop)
 
 
-def einsum(equation, *inputs):
+def einsum(equation, *inputs, name=None):
     """Einstein summation (TensorFlow's einsum): 'ij,jk->ik' (matmul), 'bij,bjk->bik',
     'ij->ji', 'ij->' , 'i,j->ij', 'ii->i' (diagonals), '...ij,...jk->...ik', implicit
     outputs ('ij,jk'), and any number of operands.

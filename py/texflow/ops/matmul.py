@@ -55,7 +55,7 @@ def _matmul_grad(dy, inputs, y, attrs, needs=(True, True)):
 _matmul = def_op("matmul", _matmul_infer, grad=_matmul_grad, grad_needs=True)
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False):
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """The matrix product of `a` and `b` (`a @ b`).
 
     Inputs of rank > 2 are batches of matrices whose batch dimensions

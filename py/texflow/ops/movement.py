@@ -46,7 +46,7 @@ _reshape = def_op("reshape", _reshape_infer,
                   grad=lambda dy, inputs, y, attrs: (reshape(dy, inputs[0].shape),))
 
 
-def reshape(x, shape):
+def reshape(x, shape, name=None):
     """`x` with a new shape holding the same elements; shares `x`'s data (no copy).
 
     One dimension may be -1 and is inferred.
@@ -64,7 +64,7 @@ def flatten(x):
     return reshape(x, (-1,))
 
 
-def expand_dims(x, axis):
+def expand_dims(x, axis, name=None):
     """`x` with a new axis of size 1 inserted at `axis` (a view)."""
     x = _as_array(x)
     rank = len(x.shape) + 1
@@ -74,7 +74,7 @@ def expand_dims(x, axis):
     return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
 
 
-def squeeze(x, axis=None):
+def squeeze(x, axis=None, name=None):
     """`x` without axes of size 1 (only `axis` when given; a view)."""
     x = _as_array(x)
     rank = len(x.shape)
@@ -105,7 +105,7 @@ def _transpose_grad(dy, inputs, y, attrs):
 _transpose = def_op("transpose", _transpose_infer, grad=_transpose_grad)
 
 
-def transpose(x, perm=None):
+def transpose(x, perm=None, conjugate=False, name=None):
     """`x` with its axes permuted: axis i of the result is axis perm[i] of `x`.
 
     The default reverses the axes.
@@ -145,7 +145,7 @@ _broadcast_to = def_op("broadcast_to", _broadcast_to_infer,
                        grad=lambda dy, inputs, y, attrs: (unbroadcast(dy, inputs[0].shape),))
 
 
-def broadcast_to(x, shape):
+def broadcast_to(x, shape, name=None):
     """`x` repeated along broadcast axes to `shape` (numpy's broadcast_to, as a new array).
 
     >>> tf.broadcast_to(tf.array([1, 2]), [2, 2]).tolist()
@@ -166,7 +166,7 @@ _reverse = def_op("reverse", _reverse_infer,
                   grad=lambda dy, inputs, y, attrs: (run_op(_reverse, (dy,), attrs),))
 
 
-def reverse(tensor, axis):
+def reverse(tensor, axis, name=None):
     """`tensor` with the order of its elements reversed along each axis in the list
     `axis` (TensorFlow's reverse; negative axes count from the end).
 
@@ -206,7 +206,7 @@ def _slice_grad(dy, inputs, y, attrs):
 _slice = def_op("slice", _slice_infer, grad=_slice_grad)
 
 
-def slice(x, begin, size):  # noqa: A001  (tf.slice)
+def slice(x, begin, size, name=None):  # noqa: A001  (tf.slice)
     """The block of `x` starting at `begin` with `size` (-1: to the end), tf.slice.
 
     >>> tf.slice(tf.reshape(tf.range(12), [3, 4]), [1, 1], [2, -1]).tolist()
@@ -238,7 +238,7 @@ def _pad_grad(dy, inputs, y, attrs):
 _pad = def_op("pad", _pad_infer, grad=_pad_grad)
 
 
-def pad(x, paddings, constant_values=0, mode="CONSTANT"):
+def pad(x, paddings, constant_values=0, mode="CONSTANT", name=None):
     """`x` with `paddings[i] = (before, after)` elements of `constant_values` added
     on each side of axis i (tf.pad; only mode 'CONSTANT').
 
@@ -278,7 +278,7 @@ def _tile_grad(dy, inputs, y, attrs):
 _tile = def_op("tile", _tile_infer, grad=_tile_grad)
 
 
-def tile(x, multiples):
+def tile(x, multiples, name=None):
     """`x` repeated `multiples[i]` times along axis i (tf.tile).
 
     >>> tf.tile(tf.array([1, 2]), [2]).tolist()
@@ -321,7 +321,7 @@ def _concat_grad(dy, inputs, y, attrs):
 _concat = def_op("concat", _concat_infer, grad=_concat_grad)
 
 
-def concat(values, axis=0):
+def concat(values, axis=0, name=None):
     """Arrays joined along an existing `axis` (tf.concat); shapes match elsewhere.
 
     >>> tf.concat([tf.zeros([2, 1]), tf.ones([2, 2])], axis=1).shape
@@ -340,7 +340,7 @@ def concat(values, axis=0):
     return run_op(_concat, tuple(values), {"axis": axis % rank})
 
 
-def stack(values, axis=0):
+def stack(values, axis=0, name=None):
     """Arrays of one shape joined along a new `axis` (tf.stack).
 
     >>> tf.stack([tf.zeros([2]), tf.ones([2])]).shape
@@ -360,12 +360,16 @@ def stack(values, axis=0):
     return concat([expand_dims(v, axis % rank) for v in values], axis % rank)
 
 
-def unstack(x, axis=0):
-    """The slices of `x` along `axis`, each without that axis (tf.unstack)."""
+def unstack(x, num=None, axis=0, name=None):
+    """The slices of `x` along `axis`, each without that axis (tf.unstack); `num`, when
+    given, must be that axis's size."""
     x = _as_array(x)
     if not x.shape:
         raise ShapeError("unstack: cannot unstack a rank-0 tensor (it has no axis)")
     axis = normalize_axis("unstack", axis, len(x.shape))
+    if num is not None and int(num) != x.shape[axis]:
+        raise InvalidArgumentError(f"Input shape axis {axis} must equal {int(num)}, got "
+                                   f"shape {list(x.shape)}")
     out = []
     for i in range(x.shape[axis]):
         begin = [0] * len(x.shape)
@@ -474,7 +478,7 @@ def _segment_grad(dy, inputs, y, attrs):
 _segment_sum = def_op("unsorted_segment_sum", _segment_infer, grad=_segment_grad)
 
 
-def unsorted_segment_sum(data, segment_ids, num_segments):
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Sums of the rows of `data` grouped by 1-D int32 `segment_ids`, TensorFlow's
     unsorted_segment_sum: negative ids are dropped, an id >= num_segments raises
     InvalidArgumentError (NaN outputs where the ids exist only on a GPU).

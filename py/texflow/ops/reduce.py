@@ -91,7 +91,7 @@ def _reduction(op, x, axis, keepdims):
     return run_op(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001  (tf.sum)
+def sum(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
     """The sum of elements along `axis` (all axes when None).
 
     bool input counts True as 1 and gives int32.
@@ -102,7 +102,7 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (tf.sum)
     return _reduction(_sum, x, axis, keepdims)
 
 
-def reduce_prod(input_tensor, axis=None, keepdims=False):
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     """The product of elements along `axis` (all axes when None); 1 for none.
 
     >>> tf.reduce_prod(tf.constant([[1, 2], [3, 4]]), axis=1).tolist()
@@ -111,7 +111,7 @@ def reduce_prod(input_tensor, axis=None, keepdims=False):
     return _reduction(_prod, input_tensor, axis, keepdims)
 
 
-def reduce_any(input_tensor, axis=None, keepdims=False):
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     """True where any element along `axis` is true (False for none); bool input only.
 
     >>> tf.reduce_any(tf.constant([[True, False], [False, False]]), axis=1).tolist()
@@ -120,7 +120,7 @@ def reduce_any(input_tensor, axis=None, keepdims=False):
     return _reduction(_max, ew.expect_dtype(input_tensor, "reduce_any", (bool_,)), axis, keepdims)
 
 
-def reduce_all(input_tensor, axis=None, keepdims=False):
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     """True where every element along `axis` is true (True for none); bool input only.
 
     >>> tf.reduce_all(tf.constant([[True, False], [True, True]]), axis=1).tolist()
@@ -129,7 +129,7 @@ def reduce_all(input_tensor, axis=None, keepdims=False):
     return _reduction(_min, ew.expect_dtype(input_tensor, "reduce_all", (bool_,)), axis, keepdims)
 
 
-def reduce_variance(input_tensor, axis=None, keepdims=False):
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The variance (mean squared deviation from the mean) along `axis`; float32 only.
 
     >>> round(tf.math.reduce_variance(tf.constant([1.0, 2.0, 4.0])).get(), 4)
@@ -146,7 +146,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False):
     return scope(body)
 
 
-def reduce_std(input_tensor, axis=None, keepdims=False):
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """The standard deviation along `axis`: sqrt(reduce_variance); float32 only."""
     x = _as_array(input_tensor)
     if x.dtype != float32:
@@ -154,7 +154,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False):
     return ew.sqrt(reduce_variance(x, axis, keepdims))
 
 
-def max(x, axis=None, keepdims=False):  # noqa: A001  (tf.max)
+def max(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.max)
     """The largest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.max(tf.array([1.0, 3.0, 2.0])).get()
@@ -163,7 +163,7 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (tf.max)
     return _reduction(_max, x, axis, keepdims)
 
 
-def min(x, axis=None, keepdims=False):  # noqa: A001  (tf.min)
+def min(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.min)
     """The smallest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.min(tf.array([1.0, 3.0, 2.0])).get()
@@ -172,7 +172,7 @@ def min(x, axis=None, keepdims=False):  # noqa: A001  (tf.min)
     return _reduction(_min, x, axis, keepdims)
 
 
-def mean(x, axis=None, keepdims=False):
+def mean(x, axis=None, keepdims=False, name=None):
     """The arithmetic mean along `axis`, as float32 (also for int input).
 
     >>> tf.mean(tf.array([1, 2])).get()
@@ -274,7 +274,7 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     return _tf_arg(_argmin, input, axis, output_type)
 
 
-def logsumexp(x, axis=None, keepdims=False):
+def logsumexp(x, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) along `axis`, computed stably (TensorFlow's reduce_logsumexp).
 
     >>> round(tf.logsumexp(tf.array([0.0, 0.0])).get(), 4)
