@@ -4,7 +4,7 @@ reverse, slice, pad, tile, concat/stack, gather and its gradient unsorted_segmen
 import numpy as np
 
 from ..engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op, run_view
 from ..errors import InvalidArgumentError, ShapeError
 from .grad_util import unbroadcast
@@ -46,6 +46,7 @@ _reshape = def_op("reshape", _reshape_infer,
                   grad=lambda dy, inputs, y, attrs: (reshape(dy, inputs[0].shape),))
 
 
+@export("tf", "dl")
 def reshape(x, shape):
     """`x` with a new shape holding the same elements; shares `x`'s data (no copy).
 
@@ -59,11 +60,13 @@ def reshape(x, shape):
     return run_view(_reshape, x, shape, {"shape": shape})
 
 
+@export("tf", "dl")
 def flatten(x):
     """`x` as a rank-1 view."""
     return reshape(x, (-1,))
 
 
+@export("tf", "dl")
 def expand_dims(x, axis):
     """`x` with a new axis of size 1 inserted at `axis` (a view)."""
     x = _as_array(x)
@@ -74,6 +77,7 @@ def expand_dims(x, axis):
     return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
 
 
+@export("tf", "dl")
 def squeeze(x, axis=None):
     """`x` without axes of size 1 (only `axis` when given; a view)."""
     x = _as_array(x)
@@ -105,6 +109,7 @@ def _transpose_grad(dy, inputs, y, attrs):
 _transpose = def_op("transpose", _transpose_infer, grad=_transpose_grad)
 
 
+@export("tf", "dl")
 def transpose(x, perm=None):
     """`x` with its axes permuted: axis i of the result is axis perm[i] of `x`.
 
@@ -145,6 +150,7 @@ _broadcast_to = def_op("broadcast_to", _broadcast_to_infer,
                        grad=lambda dy, inputs, y, attrs: (unbroadcast(dy, inputs[0].shape),))
 
 
+@export("tf", "dl")
 def broadcast_to(x, shape):
     """`x` repeated along broadcast axes to `shape` (numpy's broadcast_to, as a new array).
 
@@ -158,14 +164,11 @@ def broadcast_to(x, shape):
     return run_op(_broadcast_to, (x,), {"shape": shape})
 
 
-def _reverse_infer(inputs, attrs):
-    return inputs[0].shape, inputs[0].dtype
-
-
-_reverse = def_op("reverse", _reverse_infer,
+_reverse = def_op("reverse", lambda inputs, attrs: (inputs[0].shape, inputs[0].dtype),
                   grad=lambda dy, inputs, y, attrs: (run_op(_reverse, (dy,), attrs),))
 
 
+@export("tf")
 def reverse(tensor, axis):
     """`tensor` with the order of its elements reversed along each axis in the list
     `axis` (TensorFlow's reverse; negative axes count from the end).
@@ -206,6 +209,7 @@ def _slice_grad(dy, inputs, y, attrs):
 _slice = def_op("slice", _slice_infer, grad=_slice_grad)
 
 
+@export("tf", "dl")
 def slice(x, begin, size):  # noqa: A001  (tf.slice)
     """The block of `x` starting at `begin` with `size` (-1: to the end), tf.slice.
 
@@ -238,6 +242,7 @@ def _pad_grad(dy, inputs, y, attrs):
 _pad = def_op("pad", _pad_infer, grad=_pad_grad)
 
 
+@export("tf", "dl")
 def pad(x, paddings, constant_values=0, mode="CONSTANT"):
     """`x` with `paddings[i] = (before, after)` elements of `constant_values` added
     on each side of axis i (tf.pad; only mode 'CONSTANT').
@@ -278,6 +283,7 @@ def _tile_grad(dy, inputs, y, attrs):
 _tile = def_op("tile", _tile_infer, grad=_tile_grad)
 
 
+@export("tf", "dl")
 def tile(x, multiples):
     """`x` repeated `multiples[i]` times along axis i (tf.tile).
 
@@ -321,6 +327,7 @@ def _concat_grad(dy, inputs, y, attrs):
 _concat = def_op("concat", _concat_infer, grad=_concat_grad)
 
 
+@export("tf", "dl")
 def concat(values, axis=0):
     """Arrays joined along an existing `axis` (tf.concat); shapes match elsewhere.
 
@@ -340,6 +347,7 @@ def concat(values, axis=0):
     return run_op(_concat, tuple(values), {"axis": axis % rank})
 
 
+@export("tf", "dl")
 def stack(values, axis=0):
     """Arrays of one shape joined along a new `axis` (tf.stack).
 
@@ -360,6 +368,7 @@ def stack(values, axis=0):
     return concat([expand_dims(v, axis % rank) for v in values], axis % rank)
 
 
+@export("tf")
 def unstack(x, axis=0):
     """The slices of `x` along `axis`, each without that axis (tf.unstack)."""
     x = _as_array(x)
@@ -404,6 +413,7 @@ def _gather_grad(dy, inputs, y, attrs):
 _gather = def_op("gather", _gather_infer, grad=_gather_grad)
 
 
+@export("tf")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Slices of `params` along `axis` (default `batch_dims`) picked by int32 `indices`
     (tf.gather). With `batch_dims` b, the first b dimensions of params and indices are
@@ -474,6 +484,7 @@ def _segment_grad(dy, inputs, y, attrs):
 _segment_sum = def_op("unsorted_segment_sum", _segment_infer, grad=_segment_grad)
 
 
+@export("tf", "math", "dl")
 def unsorted_segment_sum(data, segment_ids, num_segments):
     """Sums of the rows of `data` grouped by 1-D int32 `segment_ids`, TensorFlow's
     unsorted_segment_sum: negative ids are dropped, an id >= num_segments raises

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_view
 from ..engine.trace import fresh_each_call
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
@@ -33,12 +33,14 @@ _stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
                                                                  inputs[0].dtype))
 
 
+@export("tf", "dl")
 def stop_gradient(x):
     """`x` itself (no copy), with no gradient flowing through it."""
     x = _as_array(x)
     return run_view(_stop_gradient, x, x.shape)
 
 
+@export("tf", "math", "nn", "dl")
 def log_softmax(logits, axis=-1):
     """log(softmax(logits)) along `axis`, computed stably.
 
@@ -49,6 +51,7 @@ def log_softmax(logits, axis=-1):
     return ew.sub(logits, rd.logsumexp(logits, axis=axis, keepdims=True))
 
 
+@export("tf", "math", "nn", "dl")
 def softmax(logits, axis=-1):
     """exp(logits) normalized to sum to 1 along `axis`.
 
@@ -58,6 +61,7 @@ def softmax(logits, axis=-1):
     return ew.exp(log_softmax(_float(logits, "softmax"), axis))
 
 
+@export("tf", "nn", "dl")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
     """-sum(labels * log_softmax(logits)) along `axis` (labels: a distribution)."""
     labels, logits = _float(labels, "softmax_cross_entropy"), _float(logits,
@@ -68,6 +72,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
     return ew.neg(rd.sum(ew.mul(labels, log_softmax(logits, axis)), axis=axis))
 
 
+@export("tf", "nn", "dl")
 def sparse_softmax_cross_entropy_with_logits(labels, logits):
     """Cross-entropy of int32 class `labels` [batch...] against `logits` [batch..., classes].
 
@@ -94,6 +99,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits):
     return ew.where(valid, loss, float("nan"))
 
 
+@export("tf", "nn", "dl")
 def sigmoid_cross_entropy_with_logits(labels, logits):
     """Binary cross-entropy on logits: max(x, 0) - x * z + log(1 + exp(-|x|))."""
     labels = _float(labels, "sigmoid_cross_entropy")
@@ -105,12 +111,14 @@ def sigmoid_cross_entropy_with_logits(labels, logits):
     return ew.add(ew.sub(ew.relu(logits), ew.mul(logits, labels)), softplus_neg_abs)
 
 
+@export("tf", "nn", "dl")
 def leaky_relu(x, alpha=0.2):
     """x if x > 0 else alpha * x (TensorFlow's default alpha is 0.2)."""
     x = _as_array(x)
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
 
 
+@export("nn", "nn.swish")
 def silu(features, beta=1.0):
     """features * sigmoid(beta * features) (TensorFlow's silu, also `tf.nn.swish`).
 
@@ -124,6 +132,7 @@ def silu(features, beta=1.0):
 swish = silu
 
 
+@export("nn")
 def gelu(features, approximate=False):
     """The Gaussian error linear unit, TensorFlow's formulas: 0.5 x erfc(-x / sqrt(2)),
     or with `approximate` 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
@@ -138,6 +147,7 @@ def gelu(features, approximate=False):
     return ew.mul(ew.mul(x, 0.5), ew.erfc(ew.mul(x, -0.7071067811865476)))
 
 
+@export("nn")
 def l2_loss(t):
     """sum(t ** 2) / 2, TensorFlow's l2_loss (float32 only).
 
@@ -148,6 +158,7 @@ def l2_loss(t):
     return ew.mul(rd.sum(ew.square(t)), 0.5)
 
 
+@export("nn")
 def bias_add(value, bias, data_format=None):
     """`value` plus a 1-D `bias` along its channel axis: the last one, or axis 1 for a
     data_format starting 'NC' (TensorFlow's bias_add).
@@ -183,6 +194,7 @@ def set_replica_counter(fn):
     _replicas[0] = fn
 
 
+@export("nn")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
     """sum(per_example_loss * sample_weight) / global_batch_size, TensorFlow's
     tf.nn.compute_average_loss: the global batch size defaults to the first dimension
@@ -225,11 +237,13 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     return ew.div(total, float(global_batch_size))
 
 
+@export("tf", "dl")
 def clip_by_value(x, clip_value_min, clip_value_max):
     """`x` limited to [clip_value_min, clip_value_max]."""
     return ew.minimum(ew.maximum(_as_array(x), clip_value_min), clip_value_max)
 
 
+@export("tf", "dl")
 def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32):
     """`on_value` where the new axis equals the int32 index, else `off_value`;
     out-of-range indices give a row of `off_value`, as in TensorFlow.
@@ -252,6 +266,7 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32)
     return ew.where(mask, on, off)
 
 
+@export("tf", "nn", "dl")
 def moments(x, axes, keepdims=False):
     """(mean, variance) of `x` over `axes` (the variance about the mean, biased)."""
     x = _float(x, "moments")
@@ -263,6 +278,7 @@ def moments(x, axes, keepdims=False):
     return mean, variance
 
 
+@export("tf", "nn", "dl")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
     """(x - mean) / sqrt(variance + epsilon) * scale + offset; offset/scale may be None."""
     inv = ew.rsqrt(ew.add(variance, float(variance_epsilon)))
@@ -275,6 +291,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
 _dropout_calls = {}
 
 
+@export("tf", "nn", "dl")
 def dropout(x, rate, noise_shape=None, seed=None):
     """Zeroes elements with probability `rate` and scales the rest by 1 / (1 - rate).
 
@@ -321,6 +338,7 @@ def _class_labels(labels, logits, name):
     return labels
 
 
+@export("tf", "dl")
 def categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     """Cross-entropy between distributions `y_true` and predictions (Keras's loss):
     per example, summed over `axis`. Probabilities are normalised to sum to 1 and
@@ -341,6 +359,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     return ew.neg(rd.sum(ew.mul(y_true, ew.log(p)), axis=axis))
 
 
+@export("tf", "dl")
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     """Cross-entropy of integer class labels against predictions over the last axis
     (Keras's loss); labels may be [batch] or [batch, 1], ints or integral floats.
@@ -356,6 +375,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     return sparse_softmax_cross_entropy_with_logits(labels, logp)
 
 
+@export("tf", "dl")
 def binary_crossentropy(y_true, y_pred, from_logits=False):
     """Binary cross-entropy averaged over the last axis (Keras's loss); probabilities are
     clipped to [1e-7, 1 - 1e-7], logits go through the stable sigmoid form.
