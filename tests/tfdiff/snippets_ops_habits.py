@@ -100,4 +100,36 @@ SNIPPETS = {
                                    {"match": ["Specified by tensor shape=(2, 3) dtype=float32 "
                                               "dimension 1.  Tensor shape=(4,) dtype=float32 "
                                               "dimension 0 must have size 3"]}),
+    # -- every op takes TensorFlow's `name=` (graph op names; texflow has none to set) ----
+    "names/creation": "(tf.constant([1, 2], name='c'), tf.zeros([2], name='z'), "
+                      "tf.ones([1], tf.int32, name='o'), tf.fill([2], 3.0, name='f'), "
+                      "tf.range(3, name='r'), tf.eye(2, name='e'), tf.linspace(0.0, 1.0, 3, "
+                      "name='l'), tf.convert_to_tensor([1.5], name='t'))",
+    "names/math": "x = tf.constant([[1.0, -2.0], [3.0, 4.0]])\n"
+                  "(tf.add(x, 1.0, name='a'), tf.math.multiply(x, x, name='m'), "
+                  "tf.abs(x, name='b'), tf.math.floordiv(x, 2.0, name='f'), "
+                  "tf.pow(x, 2.0, name='p'), tf.reduce_sum(x, axis=0, name='s'), "
+                  "tf.reduce_mean(x, name='m'), tf.math.reduce_std(x, name='d'), "
+                  "tf.matmul(x, x, name='mm'), tf.where(x > 0, x, 0.0, name='w'), "
+                  "tf.cast(x, tf.int32, name='c'), tf.math.cumsum(x, name='cs'), "
+                  "tf.norm(x, name='n'), tf.einsum('ij->j', x, name='e'), "
+                  "tf.logical_and(x > 0, x < 3, name='l'))",
+    "names/arrays": "x = tf.reshape(tf.range(6), [2, 3], name='r')\n"
+                    "(tf.transpose(x, name='t'), tf.concat([x, x], 0, name='c'), "
+                    "tf.stack([x, x], name='s'), tf.expand_dims(x, 0, name='e').shape, "
+                    "tf.squeeze(tf.zeros([1, 2]), name='q').shape, tf.tile(x, [1, 2], "
+                    "name='t'), tf.pad(x, [[1, 0], [0, 0]], name='p'), tf.slice(x, [0, 1], "
+                    "[2, 1], name='s'), tf.reverse(x, [1], name='v'), tf.split(x, 3, 1, "
+                    "name='sp'), tf.unstack(x, name='u'), tf.identity(x, name='i'), "
+                    "tf.sort(x, name='o'), tf.rank(x, name='k'), "
+                    "tf.broadcast_to([1], [2], name='b'))",
+    "names/nn": "x = tf.constant([[1.0, -2.0, 0.5]])\n"
+                "(tf.nn.relu(x, name='r'), tf.nn.softmax(x, name='s'), "
+                "tf.nn.log_softmax(x, name='l'), tf.nn.sigmoid(x, name='g'), "
+                "tf.nn.leaky_relu(x, name='k'), tf.nn.l2_loss(x, name='l2'), "
+                "tf.nn.bias_add(x, [1.0, 2.0, 3.0], name='b'), "
+                "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[2], logits=x, "
+                "name='x'), tf.one_hot([1], 3, name='o'), "
+                "tf.clip_by_value(x, -1.0, 1.0, name='c'), tf.stop_gradient(x, name='st'), "
+                "tf.nn.moments(x, [1], name='m'))",
 }

@@ -49,7 +49,7 @@ def size(input, out_type=None, name=None):  # noqa: A002
 
 
 @export("tf")
-def rank(input):  # noqa: A002
+def rank(input, name=None):  # noqa: A002
     """The number of dimensions of `input` as an int32 scalar tensor.
 
     >>> tf.rank(tf.zeros([2, 3])).get()
@@ -63,7 +63,7 @@ _identity = def_op("identity", lambda inputs, attrs: (inputs[0].shape, inputs[0]
 
 
 @export("tf")
-def identity(input):  # noqa: A002
+def identity(input, name=None):  # noqa: A002
     """A tensor with `input`'s shape and values (a view: no copy; a Variable's identity
     keeps the value it had, as assign replaces a variable's storage).
 
@@ -75,7 +75,7 @@ def identity(input):  # noqa: A002
 
 
 @export("tf", "math")
-def add_n(inputs):
+def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one shape and dtype (TensorFlow's add_n).
 
     >>> tf.add_n([tf.constant([1, 2]), tf.constant([3, 4])]).tolist()
@@ -130,7 +130,7 @@ def _split_sizes(num_or_size_splits, dim, num):
 
 
 @export("tf")
-def split(value, num_or_size_splits, axis=0, num=None):
+def split(value, num_or_size_splits, axis=0, num=None, name=None):
     """`value` cut along `axis` into `num_or_size_splits` equal parts, or into parts of the
     listed sizes (one may be -1: the rest), as a list (TensorFlow's split).
 
@@ -225,7 +225,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
 
 @export("tf")
-def boolean_mask(tensor, mask, axis=None):
+def boolean_mask(tensor, mask, axis=None, name=None):
     """The entries of `tensor` where `mask` is true: `mask` covers axes axis..axis + k - 1,
     which become one axis of the true positions (TensorFlow's boolean_mask). The mask is
     read back to the host: the result's shape depends on its values.

@@ -128,7 +128,7 @@ def _conv_attrs(name, x_shape, window, strides, padding, dilations):
 
 
 @export("tf", "nn", "dl")
-def conv2d(x, filters, strides=1, padding="VALID", dilations=1):
+def conv2d(x, filters, strides=1, padding="VALID", dilations=1, name=None):
     """2-D convolution of NHWC `x` with HWIO `filters` (TensorFlow's tf.nn.conv2d).
 
     Args:
@@ -182,7 +182,7 @@ def _pool(op, x, ksize, strides, padding):
 
 
 @export("tf", "nn", "dl", "nn.max_pool2d")
-def max_pool(x, ksize, strides=None, padding="VALID"):
+def max_pool(x, ksize, strides=None, padding="VALID", name=None):
     """Max pooling of NHWC `x` (tf.nn.max_pool2d); padded positions are ignored.
 
     >>> tf.max_pool(tf.ones([1, 4, 4, 1]), 2).shape
@@ -192,7 +192,7 @@ def max_pool(x, ksize, strides=None, padding="VALID"):
 
 
 @export("tf", "nn", "dl", "nn.avg_pool2d")
-def avg_pool(x, ksize, strides=None, padding="VALID"):
+def avg_pool(x, ksize, strides=None, padding="VALID", name=None):
     """Average pooling of NHWC `x` (tf.nn.avg_pool2d); with 'SAME' padding each
     window averages only the positions inside the image, as TensorFlow does.
 

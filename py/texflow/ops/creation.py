@@ -31,7 +31,7 @@ tensor = array
 
 
 @export("tf")
-def constant(value, dtype=None, shape=None):
+def constant(value, dtype=None, shape=None, name=None):
     """TensorFlow's tf.constant: `array(value, dtype)`, with an optional `shape` that
     a scalar value fills or a value of the same size is reshaped to.
 
@@ -51,7 +51,7 @@ def constant(value, dtype=None, shape=None):
 
 
 @export("tf")
-def convert_to_tensor(value, dtype=None):
+def convert_to_tensor(value, dtype=None, name=None):
     """`value` itself if it is an NDArray of `dtype` (or any dtype when None), else a new one."""
     if isinstance(value, NDArray) and (dtype is None
                                        or dtypes.device_dtype(dtype) == value.dtype):
@@ -66,19 +66,19 @@ def _filled(shape, value, dtype):
 
 
 @export("tf")
-def zeros(shape, dtype=float32):
+def zeros(shape, dtype=float32, name=None):
     """An NDArray of zeros. `tf.zeros([2, 3])`."""
     return _filled(shape, 0, dtype)
 
 
 @export("tf")
-def ones(shape, dtype=float32):
+def ones(shape, dtype=float32, name=None):
     """An NDArray of ones. `tf.ones([2, 3], 'int32')`."""
     return _filled(shape, 1, dtype)
 
 
 @export("tf")
-def fill(shape, value, dtype=None):
+def fill(shape, value, dtype=None, name=None):
     """An NDArray of `shape` filled with `value` (dtype inferred from the value).
 
     >>> tf.fill([2], 7).tolist()
@@ -145,7 +145,7 @@ def random_uniform(shape, minval=0.0, maxval=1.0, seed=None, dtype=float32):
 
 
 @export("tf.range")
-def range_(start, limit=None, delta=1, dtype=None):
+def range_(start, limit=None, delta=1, dtype=None, name=None):
     """`tf.range`: numbers from `start` up to (not including) `limit` by `delta`."""
     if limit is None:
         start, limit = 0, start
@@ -171,7 +171,7 @@ def _narrowed(dtype):
 
 
 @export("tf", "math", "linalg")
-def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32):
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None):
     """An identity matrix [num_rows, num_columns] (ones on the diagonal), repeated over
     `batch_shape` (TensorFlow's eye).
 
@@ -190,7 +190,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32):
 
 
 @export("tf")
-def linspace(start, stop, num, axis=0):
+def linspace(start, stop, num, axis=0, name=None):
     """`num` evenly spaced values from `start` to `stop`, both included (TensorFlow's
     linspace: start + k * (stop - start) / (num - 1) in float32, with the ends exact).
     `start` and `stop` may be tensors of one shape; the values run along `axis`.

@@ -145,7 +145,7 @@ def _sum_out(x, labels, needed):
 
 
 @export("tf", "math", "linalg")
-def einsum(equation, *inputs):
+def einsum(equation, *inputs, name=None):
     """Einstein summation (TensorFlow's einsum): 'ij,jk->ik' (matmul), 'bij,bjk->bik',
     'ij->ji', 'ij->' , 'i,j->ij', 'ii->i' (diagonals), '...ij,...jk->...ik', implicit
     outputs ('ij,jk'), and any number of operands.

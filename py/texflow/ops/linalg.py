@@ -43,7 +43,7 @@ def _tensordot_axes(axes, a, b):
 
 
 @export("tf", "math", "linalg")
-def tensordot(a, b, axes):
+def tensordot(a, b, axes, name=None):
     """Sums the products of `a` and `b` over the axes `axes` pairs up (an int N: the last
     N of a with the first N of b), TensorFlow's tensordot: a transpose, a reshape and one
     matmul.
@@ -82,7 +82,7 @@ _matrix_norm2_vectors = def_op("matrix_norm2_vectors",
 
 
 @export("tf", "math", "linalg")
-def norm(tensor, ord="euclidean", axis=None, keepdims=None):  # noqa: A002
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """A vector norm (ord 'euclidean', 1, 2, np.inf or any p > 0; over all entries when
     axis is None, else along one axis) or a matrix norm (axis a pair: 'fro',
     'euclidean', 1, np.inf, 2 = the largest singular value, computed on the host),
@@ -139,7 +139,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None):  # noqa: A002
 # -- clipping ----------------------------------------------------------------------------
 
 @export("math", "linalg")
-def global_norm(t_list):
+def global_norm(t_list, name=None):
     """sqrt of the sum of the squares of every entry of every tensor in `t_list` (None
     entries are skipped), TensorFlow's global_norm.
 
@@ -157,7 +157,7 @@ def global_norm(t_list):
 
 
 @export("tf")
-def clip_by_global_norm(t_list, clip_norm, use_norm=None):
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """The tensors of `t_list` scaled by clip_norm / max(global_norm, clip_norm), and the
     global norm (TensorFlow's: an infinite or NaN norm makes every entry NaN).
 
@@ -176,7 +176,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None):
 
 
 @export("tf")
-def clip_by_norm(t, clip_norm, axes=None):
+def clip_by_norm(t, clip_norm, axes=None, name=None):
     """`t` scaled down so that its L2 norm over `axes` (all axes when None) is at most
     `clip_norm` (TensorFlow's clip_by_norm; a zero norm leaves t as it is).
 

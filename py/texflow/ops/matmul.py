@@ -56,7 +56,7 @@ _matmul = def_op("matmul", _matmul_infer, grad=_matmul_grad, grad_needs=True)
 
 
 @export("tf", "math", "linalg", "dl")
-def matmul(a, b, transpose_a=False, transpose_b=False):
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """The matrix product of `a` and `b` (`a @ b`).
 
     Inputs of rank > 2 are batches of matrices whose batch dimensions

@@ -47,7 +47,7 @@ _reshape = def_op("reshape", _reshape_infer,
 
 
 @export("tf", "dl")
-def reshape(x, shape):
+def reshape(x, shape, name=None):
     """`x` with a new shape holding the same elements; shares `x`'s data (no copy).
 
     One dimension may be -1 and is inferred.
@@ -67,7 +67,7 @@ def flatten(x):
 
 
 @export("tf", "dl")
-def expand_dims(x, axis):
+def expand_dims(x, axis, name=None):
     """`x` with a new axis of size 1 inserted at `axis` (a view)."""
     x = _as_array(x)
     rank = len(x.shape) + 1
@@ -78,7 +78,7 @@ def expand_dims(x, axis):
 
 
 @export("tf", "dl")
-def squeeze(x, axis=None):
+def squeeze(x, axis=None, name=None):
     """`x` without axes of size 1 (only `axis` when given; a view)."""
     x = _as_array(x)
     rank = len(x.shape)
@@ -110,7 +110,7 @@ _transpose = def_op("transpose", _transpose_infer, grad=_transpose_grad)
 
 
 @export("tf", "dl")
-def transpose(x, perm=None):
+def transpose(x, perm=None, name=None):
     """`x` with its axes permuted: axis i of the result is axis perm[i] of `x`.
 
     The default reverses the axes.
@@ -151,7 +151,7 @@ _broadcast_to = def_op("broadcast_to", _broadcast_to_infer,
 
 
 @export("tf", "dl")
-def broadcast_to(x, shape):
+def broadcast_to(x, shape, name=None):
     """`x` repeated along broadcast axes to `shape` (numpy's broadcast_to, as a new array).
 
     >>> tf.broadcast_to(tf.array([1, 2]), [2, 2]).tolist()
@@ -169,7 +169,7 @@ _reverse = def_op("reverse", lambda inputs, attrs: (inputs[0].shape, inputs[0].d
 
 
 @export("tf")
-def reverse(tensor, axis):
+def reverse(tensor, axis, name=None):
     """`tensor` with the order of its elements reversed along each axis in the list
     `axis` (TensorFlow's reverse; negative axes count from the end).
 
@@ -210,7 +210,7 @@ _slice = def_op("slice", _slice_infer, grad=_slice_grad)
 
 
 @export("tf", "dl")
-def slice(x, begin, size):  # noqa: A001  (tf.slice)
+def slice(x, begin, size, name=None):  # noqa: A001  (tf.slice)
     """The block of `x` starting at `begin` with `size` (-1: to the end), tf.slice.
 
     >>> tf.slice(tf.reshape(tf.range(12), [3, 4]), [1, 1], [2, -1]).tolist()
@@ -243,7 +243,7 @@ _pad = def_op("pad", _pad_infer, grad=_pad_grad)
 
 
 @export("tf", "dl")
-def pad(x, paddings, constant_values=0, mode="CONSTANT"):
+def pad(x, paddings, constant_values=0, mode="CONSTANT", name=None):
     """`x` with `paddings[i] = (before, after)` elements of `constant_values` added
     on each side of axis i (tf.pad; only mode 'CONSTANT').
 
@@ -284,7 +284,7 @@ _tile = def_op("tile", _tile_infer, grad=_tile_grad)
 
 
 @export("tf", "dl")
-def tile(x, multiples):
+def tile(x, multiples, name=None):
     """`x` repeated `multiples[i]` times along axis i (tf.tile).
 
     >>> tf.tile(tf.array([1, 2]), [2]).tolist()
@@ -328,7 +328,7 @@ _concat = def_op("concat", _concat_infer, grad=_concat_grad)
 
 
 @export("tf", "dl")
-def concat(values, axis=0):
+def concat(values, axis=0, name=None):
     """Arrays joined along an existing `axis` (tf.concat); shapes match elsewhere.
 
     >>> tf.concat([tf.zeros([2, 1]), tf.ones([2, 2])], axis=1).shape
@@ -348,7 +348,7 @@ def concat(values, axis=0):
 
 
 @export("tf", "dl")
-def stack(values, axis=0):
+def stack(values, axis=0, name=None):
     """Arrays of one shape joined along a new `axis` (tf.stack).
 
     >>> tf.stack([tf.zeros([2]), tf.ones([2])]).shape
@@ -369,7 +369,7 @@ def stack(values, axis=0):
 
 
 @export("tf")
-def unstack(x, axis=0):
+def unstack(x, axis=0, name=None):
     """The slices of `x` along `axis`, each without that axis (tf.unstack)."""
     x = _as_array(x)
     if not x.shape:
@@ -485,7 +485,7 @@ _segment_sum = def_op("unsorted_segment_sum", _segment_infer, grad=_segment_grad
 
 
 @export("tf", "math", "dl")
-def unsorted_segment_sum(data, segment_ids, num_segments):
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Sums of the rows of `data` grouped by 1-D int32 `segment_ids`, TensorFlow's
     unsorted_segment_sum: negative ids are dropped, an id >= num_segments raises
     InvalidArgumentError (NaN outputs where the ids exist only on a GPU).

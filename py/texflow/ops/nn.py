@@ -34,14 +34,14 @@ _stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
 
 
 @export("tf", "dl")
-def stop_gradient(x):
+def stop_gradient(x, name=None):
     """`x` itself (no copy), with no gradient flowing through it."""
     x = _as_array(x)
     return run_view(_stop_gradient, x, x.shape)
 
 
 @export("tf", "math", "nn", "dl")
-def log_softmax(logits, axis=-1):
+def log_softmax(logits, axis=-1, name=None):
     """log(softmax(logits)) along `axis`, computed stably.
 
     >>> [round(v, 4) for v in tf.log_softmax(tf.array([0.0, 0.0])).tolist()]
@@ -52,7 +52,7 @@ def log_softmax(logits, axis=-1):
 
 
 @export("tf", "math", "nn", "dl")
-def softmax(logits, axis=-1):
+def softmax(logits, axis=-1, name=None):
     """exp(logits) normalized to sum to 1 along `axis`.
 
     >>> tf.softmax(tf.array([1.0, 1.0])).tolist()
@@ -62,7 +62,7 @@ def softmax(logits, axis=-1):
 
 
 @export("tf", "nn", "dl")
-def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """-sum(labels * log_softmax(logits)) along `axis` (labels: a distribution)."""
     labels, logits = _float(labels, "softmax_cross_entropy"), _float(logits,
                                                                      "softmax_cross_entropy")
@@ -73,7 +73,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
 
 
 @export("tf", "nn", "dl")
-def sparse_softmax_cross_entropy_with_logits(labels, logits):
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross-entropy of int32 class `labels` [batch...] against `logits` [batch..., classes].
 
     A label outside [0, classes) raises InvalidArgumentError, as in TensorFlow, when the
@@ -100,7 +100,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits):
 
 
 @export("tf", "nn", "dl")
-def sigmoid_cross_entropy_with_logits(labels, logits):
+def sigmoid_cross_entropy_with_logits(labels, logits, name=None):
     """Binary cross-entropy on logits: max(x, 0) - x * z + log(1 + exp(-|x|))."""
     labels = _float(labels, "sigmoid_cross_entropy")
     logits = _float(logits, "sigmoid_cross_entropy")
@@ -112,7 +112,7 @@ def sigmoid_cross_entropy_with_logits(labels, logits):
 
 
 @export("tf", "nn", "dl")
-def leaky_relu(x, alpha=0.2):
+def leaky_relu(x, alpha=0.2, name=None):
     """x if x > 0 else alpha * x (TensorFlow's default alpha is 0.2)."""
     x = _as_array(x)
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
@@ -133,7 +133,7 @@ swish = silu
 
 
 @export("nn")
-def gelu(features, approximate=False):
+def gelu(features, approximate=False, name=None):
     """The Gaussian error linear unit, TensorFlow's formulas: 0.5 x erfc(-x / sqrt(2)),
     or with `approximate` 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 
@@ -148,7 +148,7 @@ def gelu(features, approximate=False):
 
 
 @export("nn")
-def l2_loss(t):
+def l2_loss(t, name=None):
     """sum(t ** 2) / 2, TensorFlow's l2_loss (float32 only).
 
     >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).get()
@@ -159,7 +159,7 @@ def l2_loss(t):
 
 
 @export("nn")
-def bias_add(value, bias, data_format=None):
+def bias_add(value, bias, data_format=None, name=None):
     """`value` plus a 1-D `bias` along its channel axis: the last one, or axis 1 for a
     data_format starting 'NC' (TensorFlow's bias_add).
 
@@ -238,13 +238,13 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
 
 
 @export("tf", "dl")
-def clip_by_value(x, clip_value_min, clip_value_max):
+def clip_by_value(x, clip_value_min, clip_value_max, name=None):
     """`x` limited to [clip_value_min, clip_value_max]."""
     return ew.minimum(ew.maximum(_as_array(x), clip_value_min), clip_value_max)
 
 
 @export("tf", "dl")
-def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32):
+def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32, name=None):
     """`on_value` where the new axis equals the int32 index, else `off_value`;
     out-of-range indices give a row of `off_value`, as in TensorFlow.
 
@@ -267,7 +267,7 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32)
 
 
 @export("tf", "nn", "dl")
-def moments(x, axes, keepdims=False):
+def moments(x, axes, keepdims=False, name=None):
     """(mean, variance) of `x` over `axes` (the variance about the mean, biased)."""
     x = _float(x, "moments")
     mean = rd.mean(x, axis=axes, keepdims=True)
@@ -279,7 +279,7 @@ def moments(x, axes, keepdims=False):
 
 
 @export("tf", "nn", "dl")
-def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """(x - mean) / sqrt(variance + epsilon) * scale + offset; offset/scale may be None."""
     inv = ew.rsqrt(ew.add(variance, float(variance_epsilon)))
     if scale is not None:
@@ -292,7 +292,7 @@ _dropout_calls = {}
 
 
 @export("tf", "nn", "dl")
-def dropout(x, rate, noise_shape=None, seed=None):
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes elements with probability `rate` and scales the rest by 1 / (1 - rate).
 
     With a `seed`, the masks follow a fixed sequence (call k of a seed always gives

@@ -92,7 +92,7 @@ def _reduction(op, x, axis, keepdims):
 
 
 @export("tf", "math", "dl", "tf.reduce_sum", "math.reduce_sum")
-def sum(x, axis=None, keepdims=False):  # noqa: A001  (tf.sum)
+def sum(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
     """The sum of elements along `axis` (all axes when None).
 
     bool input counts True as 1 and gives int32.
@@ -104,7 +104,7 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (tf.sum)
 
 
 @export("tf", "math")
-def reduce_prod(input_tensor, axis=None, keepdims=False):
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     """The product of elements along `axis` (all axes when None); 1 for none.
 
     >>> tf.reduce_prod(tf.constant([[1, 2], [3, 4]]), axis=1).tolist()
@@ -114,7 +114,7 @@ def reduce_prod(input_tensor, axis=None, keepdims=False):
 
 
 @export("tf", "math")
-def reduce_any(input_tensor, axis=None, keepdims=False):
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     """True where any element along `axis` is true (False for none); bool input only.
 
     >>> tf.reduce_any(tf.constant([[True, False], [False, False]]), axis=1).tolist()
@@ -124,7 +124,7 @@ def reduce_any(input_tensor, axis=None, keepdims=False):
 
 
 @export("tf", "math")
-def reduce_all(input_tensor, axis=None, keepdims=False):
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     """True where every element along `axis` is true (True for none); bool input only.
 
     >>> tf.reduce_all(tf.constant([[True, False], [True, True]]), axis=1).tolist()
@@ -134,7 +134,7 @@ def reduce_all(input_tensor, axis=None, keepdims=False):
 
 
 @export("math")
-def reduce_variance(input_tensor, axis=None, keepdims=False):
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The variance (mean squared deviation from the mean) along `axis`; float32 only.
 
     >>> round(tf.math.reduce_variance(tf.constant([1.0, 2.0, 4.0])).get(), 4)
@@ -152,7 +152,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False):
 
 
 @export("math")
-def reduce_std(input_tensor, axis=None, keepdims=False):
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """The standard deviation along `axis`: sqrt(reduce_variance); float32 only."""
     x = _as_array(input_tensor)
     if x.dtype != float32:
@@ -161,7 +161,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False):
 
 
 @export("tf", "math", "dl", "tf.reduce_max", "math.reduce_max")
-def max(x, axis=None, keepdims=False):  # noqa: A001  (tf.max)
+def max(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.max)
     """The largest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.max(tf.array([1.0, 3.0, 2.0])).get()
@@ -171,7 +171,7 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (tf.max)
 
 
 @export("tf", "math", "dl", "tf.reduce_min", "math.reduce_min")
-def min(x, axis=None, keepdims=False):  # noqa: A001  (tf.min)
+def min(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.min)
     """The smallest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.min(tf.array([1.0, 3.0, 2.0])).get()
@@ -181,7 +181,7 @@ def min(x, axis=None, keepdims=False):  # noqa: A001  (tf.min)
 
 
 @export("tf", "math", "dl", "tf.reduce_mean", "math.reduce_mean")
-def mean(x, axis=None, keepdims=False):
+def mean(x, axis=None, keepdims=False, name=None):
     """The arithmetic mean along `axis`, as float32 (also for int input).
 
     >>> tf.mean(tf.array([1, 2])).get()
@@ -286,7 +286,7 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
 
 
 @export("tf", "math", "dl", "tf.reduce_logsumexp", "math.reduce_logsumexp")
-def logsumexp(x, axis=None, keepdims=False):
+def logsumexp(x, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) along `axis`, computed stably (TensorFlow's reduce_logsumexp).
 
     >>> round(tf.logsumexp(tf.array([0.0, 0.0])).get(), 4)

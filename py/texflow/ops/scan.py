@@ -48,7 +48,7 @@ def _scan(op, x, axis, exclusive, reverse):
 
 
 @export("tf", "math")
-def cumsum(x, axis=0, exclusive=False, reverse=False):
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running sums along `axis` (TensorFlow's cumsum). `exclusive` leaves out each
     element itself (the first result is 0); `reverse` sums from the end.
 
@@ -59,7 +59,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False):
 
 
 @export("math")
-def cumprod(x, axis=0, exclusive=False, reverse=False):
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running products along `axis` (TensorFlow's cumprod); see `cumsum`.
 
     >>> tf.math.cumprod(tf.constant([1, 2, 3]), exclusive=True).tolist()

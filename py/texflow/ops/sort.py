@@ -79,7 +79,7 @@ def _along_last(x, axis, name, fn):
 
 
 @export("tf")
-def sort(values, axis=-1, direction="ASCENDING"):
+def sort(values, axis=-1, direction="ASCENDING", name=None):
     """`values` sorted along `axis` (TensorFlow's sort; see the module for ties and NaN).
 
     >>> tf.sort(tf.constant([3, 1, 2]), direction="DESCENDING").tolist()
@@ -94,7 +94,7 @@ def sort(values, axis=-1, direction="ASCENDING"):
 
 
 @export("tf")
-def argsort(values, axis=-1, direction="ASCENDING", stable=False):
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """The int32 indices that sort `values` along `axis`; always stable (equal values keep
     their order), which TensorFlow's `stable=True` asks for.
 
