@@ -132,4 +132,29 @@ SNIPPETS = {
                 "name='x'), tf.one_hot([1], 3, name='o'), "
                 "tf.clip_by_value(x, -1.0, 1.0, name='c'), tf.stop_gradient(x, name='st'), "
                 "tf.nn.moments(x, [1], name='m'))",
+    # -- TensorFlow's parameters the core's signatures lacked ----------------------------
+    "signatures/one_hot_dtype": "(tf.one_hot([1, 0], 3, on_value=5, off_value=0), "
+                                "tf.one_hot([1], 2, on_value=True, off_value=False), "
+                                "tf.one_hot([1], 3, on_value=2.0), tf.one_hot([1, 2], 3, axis=0), "
+                                "tf.one_hot([1], 2, dtype=tf.int32), tf.one_hot([0], 2, "
+                                "off_value=-1.0))",
+    "signatures/one_hot_mismatch": "tf.one_hot([1], 2, on_value=1, off_value=0.5)",
+    "signatures/data_format": "x = tf.ones([1, 4, 4, 1])\nw = tf.ones([2, 2, 1, 1])\n"
+                              "(tf.nn.conv2d(x, w, 1, 'VALID', data_format='NHWC'), "
+                              "tf.nn.conv2d(x, w, 1, 'VALID', 'NHWC', 2), "
+                              "tf.nn.max_pool2d(x, 2, 2, 'VALID', data_format='NHWC'), "
+                              "tf.nn.avg_pool2d(x, 2, 2, 'VALID', 'NHWC'), "
+                              "tf.nn.max_pool(x, 2, 2, 'SAME'))",
+    "signatures/keywords": "(tf.unstack(tf.ones([2, 3]), num=2), tf.fill(dims=[2], value=3), "
+                           "tf.transpose(tf.ones([2, 1]), conjugate=False), "
+                           "tf.nn.moments(tf.constant([1.0, 3.0]), [0], shift=None), "
+                           "tf.convert_to_tensor(1, dtype_hint=tf.float32), "
+                           "tf.convert_to_tensor([1.5], dtype_hint=tf.int32), "
+                           "tf.convert_to_tensor(np.array([1, 2]), dtype_hint=tf.float32))",
+    "signatures/conv_nchw": ("tf.nn.conv2d(tf.ones([1, 1, 4, 4]), tf.ones([2, 2, 1, 1]), 1, "
+                             "'VALID', data_format='NCHW')", {"match": ["NHWC"]}),
+    "signatures/pool_nchw": ("tf.nn.max_pool2d(tf.ones([1, 1, 4, 4]), 2, 2, 'VALID', "
+                             "data_format='NCHW')", {"match": ["NHWC"]}),
+    "signatures/unstack_num_error": ("tf.unstack(tf.ones([2, 3]), num=3)",
+                                     {"match": ["must equal 3"]}),
 }

@@ -51,11 +51,18 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 @export("tf")
-def convert_to_tensor(value, dtype=None, name=None):
-    """`value` itself if it is an NDArray of `dtype` (or any dtype when None), else a new one."""
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """`value` itself if it is an NDArray of `dtype` (or any dtype when None), else a new one.
+    `dtype_hint` is a preferred dtype for values that are not tensors (ints become float32
+    for a float32 hint), as in TensorFlow."""
     if isinstance(value, NDArray) and (dtype is None
                                        or dtypes.device_dtype(dtype) == value.dtype):
         return value
+    if dtype is None and dtype_hint is not None and not isinstance(value, NDArray):
+        data = to_numpy(value)
+        hint = dtypes.device_dtype(dtype_hint)
+        if hint == dtypes.float32 and data.dtype == np.int32:
+            dtype = hint
     return array(value, dtype)
 
 
@@ -78,13 +85,13 @@ def ones(shape, dtype=float32, name=None):
 
 
 @export("tf")
-def fill(shape, value, dtype=None, name=None):
-    """An NDArray of `shape` filled with `value` (dtype inferred from the value).
+def fill(dims, value, dtype=None, name=None):
+    """An NDArray of shape `dims` filled with `value` (dtype inferred from the value).
 
     >>> tf.fill([2], 7).tolist()
     [7, 7]
     """
-    return _filled(shape, value, dtype)
+    return _filled(dims, value, dtype)
 
 
 @export("tf")

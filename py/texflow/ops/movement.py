@@ -110,7 +110,7 @@ _transpose = def_op("transpose", _transpose_infer, grad=_transpose_grad)
 
 
 @export("tf", "dl")
-def transpose(x, perm=None, name=None):
+def transpose(x, perm=None, conjugate=False, name=None):
     """`x` with its axes permuted: axis i of the result is axis perm[i] of `x`.
 
     The default reverses the axes.
@@ -369,12 +369,16 @@ def stack(values, axis=0, name=None):
 
 
 @export("tf")
-def unstack(x, axis=0, name=None):
-    """The slices of `x` along `axis`, each without that axis (tf.unstack)."""
+def unstack(x, num=None, axis=0, name=None):
+    """The slices of `x` along `axis`, each without that axis (tf.unstack); `num`, when
+    given, must be that axis's size."""
     x = _as_array(x)
     if not x.shape:
         raise ShapeError("unstack: cannot unstack a rank-0 tensor (it has no axis)")
     axis = normalize_axis("unstack", axis, len(x.shape))
+    if num is not None and int(num) != x.shape[axis]:
+        raise InvalidArgumentError(f"Input shape axis {axis} must equal {int(num)}, got "
+                                   f"shape {list(x.shape)}")
     out = []
     for i in range(x.shape[axis]):
         begin = [0] * len(x.shape)

@@ -5,6 +5,7 @@ dropout. Their gradients come from the primitives'.
 
 import numpy as np
 
+from .. import dtypes
 from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
@@ -244,9 +245,10 @@ def clip_by_value(x, clip_value_min, clip_value_max, name=None):
 
 
 @export("tf", "dl")
-def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32, name=None):
-    """`on_value` where the new axis equals the int32 index, else `off_value`;
-    out-of-range indices give a row of `off_value`, as in TensorFlow.
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """`on_value` (default 1) where the new axis equals the int32 index, else `off_value`
+    (default 0); out-of-range indices give a row of `off_value`, as in TensorFlow. The
+    dtype is `dtype`, else on_value's or off_value's, else float32.
 
     >>> tf.one_hot(tf.array([0, 2]), 3).tolist()
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
@@ -254,6 +256,10 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32,
     indices = _as_array(indices)
     if indices.dtype != int32:
         raise OpDTypeError(f"one_hot: indices must be int32, received {indices.dtype}")
+    dtype = _one_hot_dtype(on_value, off_value, dtype)
+    on_value = 1 if on_value is None else on_value
+    off_value = 0 if off_value is None else off_value
+    axis = -1 if axis is None else axis
     rank = len(indices.shape) + 1
     if not -rank <= axis < rank:
         raise ShapeError(f"one_hot: axis {axis} is out of range for a result of rank {rank}")
@@ -261,14 +267,27 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32,
     classes = [1] * rank
     classes[axis] = int(depth)
     mask = ew.equal(expand_dims(indices, axis), reshape(range_(int(depth)), classes))
-    on = from_numpy(np.asarray(on_value, dtype=dtype))
-    off = from_numpy(np.asarray(off_value, dtype=dtype))
+    np_dtype = dtypes.NUMPY[dtypes.device_dtype(dtype)]
+    on = from_numpy(np.asarray(on_value, dtype=np_dtype))
+    off = from_numpy(np.asarray(off_value, dtype=np_dtype))
     return ew.where(mask, on, off)
 
 
+def _one_hot_dtype(on_value, off_value, dtype):
+    given = [dtypes.device_dtype(v.dtype) if isinstance(v, NDArray) else dtypes.scalar_dtype(v)
+             for v in (on_value, off_value) if v is not None]
+    if dtype is not None:
+        return dtypes.as_dtype(dtype)
+    if len(given) == 2 and given[0] != given[1]:
+        raise TypeError(f"dtype {given[0]} of on_value does not match dtype {given[1]} of "
+                        f"off_value")
+    return given[0] if given else float32
+
+
 @export("tf", "nn", "dl")
-def moments(x, axes, keepdims=False, name=None):
-    """(mean, variance) of `x` over `axes` (the variance about the mean, biased)."""
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """(mean, variance) of `x` over `axes` (the variance about the mean, biased; `shift`
+    is unused, as in TensorFlow)."""
     x = _float(x, "moments")
     mean = rd.mean(x, axis=axes, keepdims=True)
     # NOTE: as in TensorFlow, the variance treats the mean as a constant for gradients.
