@@ -38,11 +38,7 @@ def infer_reshape(shape, size):
     return tuple(int(d) for d in dims)
 
 
-def _reshape_infer(inputs, attrs):
-    return attrs["shape"], inputs[0].dtype
-
-
-_reshape = def_op("reshape", _reshape_infer,
+_reshape = def_op("reshape", lambda inputs, attrs: (attrs["shape"], inputs[0].dtype),
                   grad=lambda dy, inputs, y, attrs: (reshape(dy, inputs[0].shape),))
 
 
@@ -196,17 +192,14 @@ def reverse(tensor, axis, name=None):
 
 # -- slice, pad, tile, concat -------------------------------------------------------
 
-def _slice_infer(inputs, attrs):
-    return attrs["size"], inputs[0].dtype
-
-
 def _slice_grad(dy, inputs, y, attrs):
     x = inputs[0]
     pads = tuple((b, n - b - s) for b, s, n in zip(attrs["begin"], attrs["size"], x.shape))
     return (pad(dy, pads),)
 
 
-_slice = def_op("slice", _slice_infer, grad=_slice_grad)
+_slice = def_op("slice", lambda inputs, attrs: (attrs["size"], inputs[0].dtype),
+                grad=_slice_grad)
 
 
 @export("tf", "dl")
