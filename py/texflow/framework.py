@@ -3,6 +3,7 @@
 
 from .autodiff.graph import SymbolicTensor
 from .data.sparse import SparseTensor
+from .engine import trace
 from .engine.ndarray import NDArray
 from .tensor_spec import TensorSpec  # noqa: F401
 
@@ -28,5 +29,5 @@ def is_tensor(x):
 
 
 def executing_eagerly():
-    """True: texflow runs every op eagerly (tf.function runs its function eagerly too)."""
-    return True
+    """True, except while a tf.function traces its function (as in TensorFlow)."""
+    return not trace.traced()

@@ -28,5 +28,9 @@ SNIPPETS = {
     "data_iter/reduce": "tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)",
     "data_iter/element_spec": _IMAGES + "(repr(ds.element_spec), "
                                         "ds.element_spec[0] == tf.TensorSpec([4, 4], tf.uint8))",
+    "data_iter/cardinality": _DS + "(ds.cardinality(), ds.cardinality().numpy(), "
+                                   "tf.data.experimental.cardinality(ds.batch(2)), "
+                                   "bool(ds.repeat().cardinality() == "
+                                   "tf.data.INFINITE_CARDINALITY), len(ds))",
     "data_iter/scalar_format": _DS + "[f'{float(tf.reduce_mean(x)):.2f} {y}' for x, y in ds]",
 }

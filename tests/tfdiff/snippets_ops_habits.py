@@ -73,6 +73,10 @@ SNIPPETS = {
     "dtype_errors/avg_pool_int": "tf.nn.avg_pool2d(tf.ones([1, 2, 2, 1], tf.int32), 1, 1, 'VALID')",
     "dtype_errors/moments_int": "tf.nn.moments(tf.constant([1.0, 2.0]) > 1.0, [0])",
     "habits/executing_eagerly": "tf.executing_eagerly()",
+    "habits/executing_eagerly_traced": "seen = []\n@tf.function\ndef f(x):\n"
+                                       "    seen.append(tf.executing_eagerly())\n"
+                                       "    return x + 1\nf(tf.constant(1.0))\n"
+                                       "f(tf.constant(2.0))\n(seen, tf.executing_eagerly())",
     "habits/get_shape": "tf.zeros([2, 3]).get_shape().as_list()",
     "habits/compat_v1_attribute": "tf.compat.v1.placeholder is not None",
     "habits/gather_scalar_index": ("tf.gather(tf.constant([1.0, 2.0, 3.0]), 5)",
@@ -96,4 +100,61 @@ SNIPPETS = {
                                    {"match": ["Specified by tensor shape=(2, 3) dtype=float32 "
                                               "dimension 1.  Tensor shape=(4,) dtype=float32 "
                                               "dimension 0 must have size 3"]}),
+    # -- every op takes TensorFlow's `name=` (graph op names; texflow has none to set) ----
+    "names/creation": "(tf.constant([1, 2], name='c'), tf.zeros([2], name='z'), "
+                      "tf.ones([1], tf.int32, name='o'), tf.fill([2], 3.0, name='f'), "
+                      "tf.range(3, name='r'), tf.eye(2, name='e'), tf.linspace(0.0, 1.0, 3, "
+                      "name='l'), tf.convert_to_tensor([1.5], name='t'))",
+    "names/math": "x = tf.constant([[1.0, -2.0], [3.0, 4.0]])\n"
+                  "(tf.add(x, 1.0, name='a'), tf.math.multiply(x, x, name='m'), "
+                  "tf.abs(x, name='b'), tf.math.floordiv(x, 2.0, name='f'), "
+                  "tf.pow(x, 2.0, name='p'), tf.reduce_sum(x, axis=0, name='s'), "
+                  "tf.reduce_mean(x, name='m'), tf.math.reduce_std(x, name='d'), "
+                  "tf.matmul(x, x, name='mm'), tf.where(x > 0, x, 0.0, name='w'), "
+                  "tf.cast(x, tf.int32, name='c'), tf.math.cumsum(x, name='cs'), "
+                  "tf.norm(x, name='n'), tf.einsum('ij->j', x, name='e'), "
+                  "tf.logical_and(x > 0, x < 3, name='l'))",
+    "names/arrays": "x = tf.reshape(tf.range(6), [2, 3], name='r')\n"
+                    "(tf.transpose(x, name='t'), tf.concat([x, x], 0, name='c'), "
+                    "tf.stack([x, x], name='s'), tf.expand_dims(x, 0, name='e').shape, "
+                    "tf.squeeze(tf.zeros([1, 2]), name='q').shape, tf.tile(x, [1, 2], "
+                    "name='t'), tf.pad(x, [[1, 0], [0, 0]], name='p'), tf.slice(x, [0, 1], "
+                    "[2, 1], name='s'), tf.reverse(x, [1], name='v'), tf.split(x, 3, 1, "
+                    "name='sp'), tf.unstack(x, name='u'), tf.identity(x, name='i'), "
+                    "tf.sort(x, name='o'), tf.rank(x, name='k'), "
+                    "tf.broadcast_to([1], [2], name='b'))",
+    "names/nn": "x = tf.constant([[1.0, -2.0, 0.5]])\n"
+                "(tf.nn.relu(x, name='r'), tf.nn.softmax(x, name='s'), "
+                "tf.nn.log_softmax(x, name='l'), tf.nn.sigmoid(x, name='g'), "
+                "tf.nn.leaky_relu(x, name='k'), tf.nn.l2_loss(x, name='l2'), "
+                "tf.nn.bias_add(x, [1.0, 2.0, 3.0], name='b'), "
+                "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[2], logits=x, "
+                "name='x'), tf.one_hot([1], 3, name='o'), "
+                "tf.clip_by_value(x, -1.0, 1.0, name='c'), tf.stop_gradient(x, name='st'), "
+                "tf.nn.moments(x, [1], name='m'))",
+    # -- TensorFlow's parameters the core's signatures lacked ----------------------------
+    "signatures/one_hot_dtype": "(tf.one_hot([1, 0], 3, on_value=5, off_value=0), "
+                                "tf.one_hot([1], 2, on_value=True, off_value=False), "
+                                "tf.one_hot([1], 3, on_value=2.0), tf.one_hot([1, 2], 3, axis=0), "
+                                "tf.one_hot([1], 2, dtype=tf.int32), tf.one_hot([0], 2, "
+                                "off_value=-1.0))",
+    "signatures/one_hot_mismatch": "tf.one_hot([1], 2, on_value=1, off_value=0.5)",
+    "signatures/data_format": "x = tf.ones([1, 4, 4, 1])\nw = tf.ones([2, 2, 1, 1])\n"
+                              "(tf.nn.conv2d(x, w, 1, 'VALID', data_format='NHWC'), "
+                              "tf.nn.conv2d(x, w, 1, 'VALID', 'NHWC', 2), "
+                              "tf.nn.max_pool2d(x, 2, 2, 'VALID', data_format='NHWC'), "
+                              "tf.nn.avg_pool2d(x, 2, 2, 'VALID', 'NHWC'), "
+                              "tf.nn.max_pool(x, 2, 2, 'SAME'))",
+    "signatures/keywords": "(tf.unstack(tf.ones([2, 3]), num=2), tf.fill(dims=[2], value=3), "
+                           "tf.transpose(tf.ones([2, 1]), conjugate=False), "
+                           "tf.nn.moments(tf.constant([1.0, 3.0]), [0], shift=None), "
+                           "tf.convert_to_tensor(1, dtype_hint=tf.float32), "
+                           "tf.convert_to_tensor([1.5], dtype_hint=tf.int32), "
+                           "tf.convert_to_tensor(np.array([1, 2]), dtype_hint=tf.float32))",
+    "signatures/conv_nchw": ("tf.nn.conv2d(tf.ones([1, 1, 4, 4]), tf.ones([2, 2, 1, 1]), 1, "
+                             "'VALID', data_format='NCHW')", {"match": ["NHWC"]}),
+    "signatures/pool_nchw": ("tf.nn.max_pool2d(tf.ones([1, 1, 4, 4]), 2, 2, 'VALID', "
+                             "data_format='NCHW')", {"match": ["NHWC"]}),
+    "signatures/unstack_num_error": ("tf.unstack(tf.ones([2, 3]), num=3)",
+                                     {"match": ["must equal 3"]}),
 }

@@ -7,9 +7,11 @@ generated from its declaration. It runs in a fresh interpreter so the toy op nev
 joins the public names of the other tests' process.
 """
 
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 _SCRIPT = textwrap.dedent('''
     import numpy as np
@@ -89,7 +91,10 @@ _SCRIPT = textwrap.dedent('''
 
 
 def test_a_declared_unary_op_is_exported_everywhere_and_runs_and_fuses():
+    # this checkout's texflow, whatever the interpreter has installed
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(Path(__file__).resolve().parents[2] / "py"), os.environ.get("PYTHONPATH", "")]))
     done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "glsl ok" in done.stdout, done.stdout

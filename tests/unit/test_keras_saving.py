@@ -39,6 +39,11 @@ def squared_error(y_true, y_pred):
     return tf.reduce_mean(tf.square(y_true - y_pred), axis=-1)
 
 
+@tf.keras.saving.register_keras_serializable(package="saving_test")
+def doubled(x, by=2.0):
+    return x * by
+
+
 class Subclassed(tf.keras.Model):
     def __init__(self, units=4, **kwargs):
         super().__init__(**kwargs)
@@ -173,8 +178,10 @@ def test_load_weights_checks_and_skips(tmp_path):
     assert np.array_equal(wrong.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())
     # fewer layers than the file: the extra weights are named
     short = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4)])
+    before = short.get_weights()
     with pytest.raises(ValueError, match="layers/dense_1/vars/0 .*model has no such weight"):
         short.load_weights(path)
+    assert all(np.array_equal(a, b) for a, b in zip(short.get_weights(), before, strict=True))
     # another optimizer: its state is skipped with Keras's warning, the weights load
     sgd = make(opt="sgd")
     with pytest.warns(UserWarning, match="Skipping variable loading for optimizer 'sgd'"):
@@ -192,6 +199,24 @@ def test_load_weights_checks_and_skips(tmp_path):
         unbuilt.load_weights(path)
     with pytest.raises(ValueError, match="texflow cannot read HDF5 weights"):
         plain.load_weights(tmp_path / "w.weights.h5")
+
+
+def test_lambda_layers_train_and_save_a_registered_function(tmp_path):
+    model = tf.keras.Sequential([tf.keras.Input((3,)),
+                                 tf.keras.layers.Lambda(doubled, arguments={"by": 3.0}),
+                                 tf.keras.layers.Dense(1)])
+    model.compile("adam", "mse")
+    model.fit(XA, YA, epochs=2, verbose=0)
+    assert np.array_equal(model.layers[0](XA).numpy(), XA * 3)
+    model.save(tmp_path / "m.keras")
+    again = tf.keras.models.load_model(tmp_path / "m.keras")
+    assert again.layers[0].function is doubled and again.layers[0].arguments == {"by": 3.0}
+    assert np.allclose(again.predict(XA, verbose=0), model.predict(XA, verbose=0))
+    anonymous = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Lambda(lambda x: -x)])
+    assert np.array_equal(anonymous.predict(XA, verbose=0), -XA)
+    anonymous.save(tmp_path / "anonymous.keras")
+    with pytest.raises(ValueError, match="Lambda layer 'lambda.*' wraps a Python lambda"):
+        tf.keras.models.load_model(tmp_path / "anonymous.keras")
 
 
 def test_registration_api():

@@ -14,6 +14,8 @@ def test_version():
                           capture_output=True, text=True, timeout=120)
     import texflow
     assert done.returncode == 0 and done.stdout.strip() == f"texflow {texflow.__version__}"
+    import importlib.metadata
+    assert texflow.__version__ == importlib.metadata.version("texflow")  # tf.__version__
 
 
 def test_compat_v1_is_an_attribute_before_anything_imported_it():

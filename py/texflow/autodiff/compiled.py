@@ -12,13 +12,14 @@ kernels eager execution calls, so results are identical to eager ones.
 from ..engine import context
 from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
-from ..engine.run import run_op, run_view
+from ..engine.run import prepare, run_op, run_view
 from ..engine.trace import Slot, slots_in, step_reads
 from .fusion import fuse
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
 
 _OP, _ASSIGN, _HOST, _VIEW = "op", "assign", "host", "view"
+_UNPREPARED = object()
 
 
 class ConcreteFunction:
@@ -48,6 +49,7 @@ class ConcreteFunction:
             if FUSION[0] else self._unfused
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
+        self._launchers = {}  # backend -> per step: its launcher, None (run_op) or unprepared
 
     def __call__(self, *args, **kwargs):
         tensors = self._bind(args, kwargs)
@@ -75,17 +77,38 @@ class ConcreteFunction:
         s = scopes.Scope(self.name)
         s.__enter__()
         result = None
-        # In the browser's WebGPU runtime the launches go to JS as one list per call.
+        # In the browser (WebGPU, WebGL) the launches go to JS as one list per call.
         backend = context._current[0] or context.current()
         batch = getattr(backend, "begin_batch", None)
         if batch is not None:
             batch()
+        # Untaped, ops go straight to their kernels (engine/run.py `prepare`), made once
+        # per backend: no signature key, plan lookup or recorder call per op.
+        launchers = None
+        if not taped:
+            launchers = self._launchers.get(backend)
+            if launchers is None:
+                launchers = self._launchers[backend] = [_UNPREPARED] * len(steps)
         try:
             for i, step in enumerate(steps):
                 kind = step[0]
                 if kind is _OP:
                     _, op, ins, attrs, outs, view = step
                     inputs = [values[k] for k in ins]
+                    if launchers is not None and view is None:
+                        launch = launchers[i]
+                        if launch is _UNPREPARED:
+                            launch = launchers[i] = prepare(op, inputs, attrs, backend)
+                        if launch is not None:
+                            y = launch(inputs)
+                            if len(outs) == 1:
+                                values[outs[0]] = y
+                            else:
+                                for k, v in zip(outs, y):
+                                    values[k] = v
+                            for k in free[i]:
+                                values[k].dispose()
+                            continue
                     if view is not None:
                         values[outs[0]] = run_view(op, inputs[0], view, attrs)
                     elif len(outs) == 1:

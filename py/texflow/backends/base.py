@@ -8,6 +8,9 @@ decorator, where they are defined. Runtimes sharing a language (webgpu in the
 browser and wgpu natively both run WGSL) share its kernels.
 """
 
+import importlib
+import pkgutil
+
 from ..errors import KernelNotFoundError
 
 _KERNELS = {}  # language -> {op name: function}
@@ -27,6 +30,13 @@ def kernel(op_name, language):
 def kernels_for(language):
     """The (live) table of kernels registered for `language`."""
     return _KERNELS.setdefault(language, {})
+
+
+def import_kernel_modules(package, path):
+    """Imports every module of kernel package `package` (its `__name__` and `__path__`),
+    which registers their kernels: a new kernel module joins no list."""
+    for module in pkgutil.iter_modules(path):
+        importlib.import_module(f"{package}.{module.name}")
 
 
 # -- elementwise ops: one declaration, a kernel in every language generated from it --------

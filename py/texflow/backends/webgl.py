@@ -13,6 +13,7 @@ between ops; only reads (`download`, a synchronous readPixels) copy it out,
 straight into a numpy array's memory. Layout and pool: glsl/textures.py.
 """
 
+import struct
 import sys
 
 import numpy as np
@@ -23,6 +24,14 @@ from .base import Backend
 from .glsl.program import PlanBuilder
 from .glsl.textures import TexturePool, layout, rows_used
 
+
+
+def _word(value):
+    """A scalar launch argument as an int32 word: an int as itself (wrapped), a float
+    as its float32 bits."""
+    if type(value) is float:
+        return struct.unpack("<i", struct.pack("<f", value))[0]
+    return value
 
 
 class WebGLBackend(Backend):
@@ -62,12 +71,57 @@ class WebGLBackend(Backend):
         # render targets a fragment may write (blocked matmul), at most 8
         self.max_draw_buffers = min(8, self.info()["maxDrawBuffers"])
         self._launch = self.js.launch
+        self._many = self.js        # what Plan.run calls launchMany on
+        self._batch = None
         self._plans = {}
         self._programs = {}
+        self._delete_texture = self.pool._delete
+        from pyodide.ffi import to_js
+        self._to_js = to_js
+
+    # -- batches: a replayed tf.function step reaches JS as one launch list -------------
+
+    def begin_batch(self):
+        """Collects launches until `end_batch` sends them to JS in one call; any other
+        call into JS that touches textures (uploads, reads, syncs, deleting a texture or
+        a plan) sends what is pending first, so GL sees everything in order."""
+        self._batch = []
+        self._launch = self._batched
+        self._many = self
+        self.pool._delete = self._deleting
+
+    def _batched(self, js_id, out, t0, t1, t2, s0, s1):
+        self._batch += (js_id, 1, 3, out, t0, t1, t2, _word(s0), _word(s1))
+
+    def _send_batch(self):
+        batch = self._batch
+        if batch:
+            self._batch = []
+            self.js.launchList(self._to_js(np.array(batch, np.int64).astype(np.int32)))
+
+    def end_batch(self):
+        try:
+            self._send_batch()
+        finally:
+            self._batch = None
+            self._launch = self.js.launch
+            self._many = self.js
+            self.pool._delete = self._delete_texture
+
+    def launchMany(self, js_id, outs, ins, s0, s1):  # noqa: N802 (Plan.run calls it)
+        outs, ins = outs.split(","), ins.split(",")
+        self._batch += (js_id, len(outs), len(ins), *map(int, outs), *map(int, ins),
+                        _word(s0), _word(s1))
+
+    def _deleting(self, tex_id):
+        self._send_batch()
+        self._delete_texture(tex_id)
 
     # -- storage ---------------------------------------------------------------------
 
     def upload(self, values, dtype):
+        if self._batch:
+            self._send_batch()
         size = values.size
         tex = self.pool.acquire(layout(size, dtype != dtypes.float32))
         if dtype == dtypes.bool_:
@@ -78,6 +132,8 @@ class WebGLBackend(Backend):
         return tex
 
     def download(self, handle, size, dtype):
+        if self._batch:
+            self._send_batch()
         rows = rows_used(size, handle.w)
         data = np.empty(rows * handle.w * 4, np.int32 if handle.is_int else np.float32)
         self.js.download(handle.id, rows, data)
@@ -93,7 +149,7 @@ class WebGLBackend(Backend):
         plan = self._plans.get(key)
         if plan is None:
             plan = self._make_plan(key, fn, inputs, out_shape, out_dtype, attrs)
-        return plan.run(self.pool, self._launch, self.js, inputs)
+        return plan.run(self.pool, self._launch, self._many, inputs)
 
     def _make_plan(self, key, fn, inputs, out_shape, out_dtype, attrs):
         builder = PlanBuilder(self, inputs, out_shape, out_dtype)
@@ -125,12 +181,16 @@ class WebGLBackend(Backend):
 
     def clear_plans(self):
         """Forgets every launch plan (programs stay compiled)."""
+        if self._batch:
+            self._send_batch()
         for plan in self._plans.values():
             for js_id in plan.js_ids:
                 self.js.deletePlan(js_id)
         self._plans.clear()
 
     def sync(self):
+        if self._batch:
+            self._send_batch()
         self.js.sync()
 
     # -- accounting ----------------------------------------------------------------------

@@ -80,8 +80,9 @@ class Dataset:
         return DatasetIterator(self)
 
     def cardinality(self):
-        """The number of elements, or INFINITE (-1) / UNKNOWN (-2), as an int64."""
-        return np.int64(self._cardinality())
+        """The number of elements, or INFINITE (-1) / UNKNOWN (-2), as a scalar tf.Tensor
+        (TensorFlow's int64, narrowed)."""
+        return structure.as_tensor(np.int64(self._cardinality()))
 
     def __len__(self):
         n = self._cardinality()

@@ -110,10 +110,12 @@ class NativeTransport:
 
     async def send_parts(self, head, data):
         """Sends one binary message made of `head` (bytes) and `data` (a buffer), written
-        straight to the socket: a final binary frame with mask key 0 (RFC 6455 lets a
-        client pick any key; with 0 the payload goes out as it is), so the tensor bytes
+        straight to the socket: a final binary frame with mask key 0, so the tensor bytes
         are neither joined to the header, nor copied by websockets' framing, nor masked
-        (three copies of every byte sent; see "Cost model" in the README). websockets'
+        (three copies of every byte sent; see "Cost model" in the README). RFC 6455 asks
+        clients for an unpredictable key, which protects HTTP intermediaries from frames
+        crafted by scripts in browsers; this native client talks to texflow's own
+        coordinator, which accepts any key, and browsers keep their own masking. websockets'
         own sends (pings, pongs, text) go through the same transport, whole frames at a
         time, so frames never interleave."""
         ws = self.ws

@@ -162,3 +162,54 @@ def run_view(op, x, shape, attrs=None):
     return out
 
 
+
+
+def prepare(op, inputs, attrs, backend):
+    """What `run_op(op, inputs, attrs)` does on `backend` for this exact signature, made
+    once for a replayed trace (autodiff/compiled.py): returns `launch(inputs)` giving
+    the output(s) with no signature key, plan lookup or recorder call, or None when
+    the signature runs on the host (size 0, host-only ops; run_op then). Inputs must be
+    NDArrays and Python scalars of the same shapes, dtypes and scalar types."""
+    if attrs is None:
+        attrs = _EMPTY
+    key = [op]
+    for x in inputs:
+        t = type(x)
+        if t in _SCALARS:
+            key.append(t)
+        elif isinstance(x, NDArray):
+            key.append(x.shape)
+            key.append(x.dtype)
+        else:
+            return None
+    if attrs:
+        key.append(tuple(attrs.values()))
+    key = tuple(key)
+    plan = _plans.get(key) or _plan(key, op, inputs, attrs)
+    if plan.host:
+        return None
+    fn = backend.kernels.get(op.name) or backend.find_kernel(op.name)
+    execute = backend.execute
+    arrays = [i for i, x in enumerate(inputs) if type(x) not in _SCALARS]
+    local = scope._local
+    if op.num_outputs != 1:
+        def launch_all(inputs):
+            return run_op(op, inputs, attrs, backend)
+        return launch_all
+    (shape, dtype, size, cls, dims), = plan.outputs
+
+    def launch(inputs):
+        for i in arrays:
+            storage = inputs[i]._storage
+            if storage is None or storage.backend is not backend:
+                if storage is None:
+                    raise DisposedError(f"input {i} of {op.name!r} (shape "
+                                        f"{list(inputs[i].shape)}) was disposed")
+                storage.move_to(backend)
+        out = cls(Storage(size, dtype, None, backend,
+                          execute(fn, inputs, dims, dtype, attrs, key)), shape, dtype)
+        stack = local.stack
+        if stack:
+            stack[-1].tracked.append(out)
+        return out
+    return launch

@@ -10,9 +10,9 @@ backend, so the backward pass of a conv net stays on the device.
 
 from ..dtypes import float32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
-from ..errors import OpDTypeError, ShapeError
+from ..errors import InvalidArgumentError, OpDTypeError, ShapeError, UnimplementedError
 
 
 def _as_array(x):
@@ -127,7 +127,9 @@ def _conv_attrs(name, x_shape, window, strides, padding, dilations):
     return {"strides": strides, "dilations": dilations, "pads": pads}
 
 
-def conv2d(x, filters, strides=1, padding="VALID", dilations=1):
+@export("tf", "nn", "dl")
+def conv2d(x, filters, strides=1, padding="VALID", dilations=1, name=None,
+           data_format="NHWC"):
     """2-D convolution of NHWC `x` with HWIO `filters` (TensorFlow's tf.nn.conv2d).
 
     Args:
@@ -136,10 +138,16 @@ def conv2d(x, filters, strides=1, padding="VALID", dilations=1):
         strides: an int, (sh, sw) or [1, sh, sw, 1].
         padding: 'SAME', 'VALID', or explicit [[top, bottom], [left, right]].
         dilations: an int, (dh, dw) or [1, dh, dw, 1].
+        data_format: 'NHWC' (the only layout texflow's kernels take). Passed fifth, as
+            TensorFlow's order has it (`conv2d(x, f, 1, 'SAME', 'NHWC', dilations)`),
+            the arguments after it shift to TensorFlow's places.
 
     >>> tf.conv2d(tf.ones([1, 5, 5, 1]), tf.ones([3, 3, 1, 2]), padding="SAME").shape
     TensorShape([1, 5, 5, 2])
     """
+    if isinstance(dilations, str):  # TensorFlow's order: data_format, dilations, name
+        data_format, dilations = dilations, 1 if name is None else name
+    _check_layout("conv2d", data_format)
     x, filters = _as_array(x), _as_array(filters)
     _check_image("conv2d", x)
     if len(filters.shape) != 4:
@@ -171,6 +179,15 @@ _avg_pool = def_op("avg_pool", _pool_infer("avg_pool"),
                                                           input_shape=inputs[0].shape)),))
 
 
+def _check_layout(name, data_format):
+    if data_format not in (None, "NHWC"):
+        # TensorFlow's CPU kernels raise these classes for NCHW
+        error = UnimplementedError if name == "conv2d" else InvalidArgumentError
+        raise error(f"{name}: texflow's kernels take data_format='NHWC' only "
+                                   f"(channels last), received {data_format!r}; transpose "
+                                   f"the input to NHWC")
+
+
 def _pool(op, x, ksize, strides, padding):
     x = _as_array(x)
     _check_image(op.name, x)
@@ -180,21 +197,25 @@ def _pool(op, x, ksize, strides, padding):
     return run_op(op, (x,), {"ksize": ksize, "strides": strides, "pads": pads})
 
 
-def max_pool(x, ksize, strides=None, padding="VALID"):
+@export("tf", "nn", "dl", "nn.max_pool2d")
+def max_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Max pooling of NHWC `x` (tf.nn.max_pool2d); padded positions are ignored.
 
     >>> tf.max_pool(tf.ones([1, 4, 4, 1]), 2).shape
     TensorShape([1, 2, 2, 1])
     """
+    _check_layout("max_pool", data_format)
     return _pool(_max_pool, x, ksize, strides, padding)
 
 
-def avg_pool(x, ksize, strides=None, padding="VALID"):
+@export("tf", "nn", "dl", "nn.avg_pool2d")
+def avg_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Average pooling of NHWC `x` (tf.nn.avg_pool2d); with 'SAME' padding each
     window averages only the positions inside the image, as TensorFlow does.
 
     >>> tf.avg_pool(tf.ones([1, 4, 4, 1]), 2).shape
     TensorShape([1, 2, 2, 1])
     """
+    _check_layout("avg_pool", data_format)
     return _pool(_avg_pool, x, ksize, strides, padding)
 

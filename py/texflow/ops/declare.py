@@ -143,7 +143,7 @@ def unary(name, kind, doc, grad=None, *, numpy, allowed=None, rule=None, exports
                                                    (grad(dy, inputs[0], y),)),
                   numpy, glsl, wgsl)
 
-    def fn(x):
+    def fn(x, name=None):
         if not isinstance(x, NDArray):
             x = from_numpy(to_numpy(x))
         return run_op(op, (x,))
@@ -163,7 +163,7 @@ def binary(name, kind, doc, grad=None, *, numpy, rule=None, exports=(), glsl=Non
                             reduce_to_inputs(grad(dy, *inputs, y), inputs)),
                   numpy, glsl, wgsl)
 
-    def fn(a, b):
+    def fn(a, b, name=None):
         if not isinstance(a, NDArray) and not isinstance(b, NDArray):
             a = from_numpy(to_numpy(a))
         return run_op(op, (a, b))

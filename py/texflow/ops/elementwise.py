@@ -111,7 +111,7 @@ mul = binary("mul", "arith", "a * b", lambda dy, a, b, y: (mul(dy, b), mul(dy, a
              numpy=npk.mul, exports=_ALL + ("tf.multiply", "math.multiply"))
 div = binary("div", "float", "a / b (true division, float32 result)",
              lambda dy, a, b, y: (div(dy, b), neg(div(mul(dy, y), b))), numpy=npk.div,
-             exports=_ALL + ("tf.divide", "math.divide", "math.truediv"))
+             exports=_ALL + ("tf.divide", "tf.truediv", "math.divide", "math.truediv"))
 _pow = binary("pow", "arith", "a ** b", lambda dy, a, b, y: _pow_grad(dy, a, b, y),
               numpy=npk.pow)
 maximum = binary("maximum", "arith", "The larger of a and b",
@@ -146,7 +146,7 @@ def _host_or_none(x):
 
 
 @export(*_ALL)
-def pow(a, b):  # noqa: A001  (tf.pow)
+def pow(a, b, name=None):  # noqa: A001  (tf.pow)
     """a ** b, elementwise with numpy broadcasting. An int base to a negative int
     exponent raises InvalidArgumentError, as in TensorFlow, when the exponent is known
     on the host; one computed on a GPU truncates 1 / a ** |b| there (see the README).
@@ -188,7 +188,7 @@ def _check_int_divisor(name, a, b):
 def _division(declared, doc):
     op = declared.op
 
-    def fn(a, b):
+    def fn(a, b, name=None):
         if not isinstance(a, NDArray) and not isinstance(b, NDArray):
             a = from_numpy(to_numpy(a))
         if isinstance(b, (list, tuple)) or hasattr(b, "__array__") and not isinstance(
@@ -231,7 +231,7 @@ def _bool_pair(name):
 
 
 @export(_TF, _MATH)
-def logical_and(x, y):
+def logical_and(x, y, name=None):
     """Elementwise x AND y of two bool tensors, broadcasting (TensorFlow's logical_and).
 
     >>> tf.logical_and(tf.constant([True, True]), tf.constant([True, False])).tolist()
@@ -241,19 +241,19 @@ def logical_and(x, y):
 
 
 @export(_TF, _MATH)
-def logical_or(x, y):
+def logical_or(x, y, name=None):
     """Elementwise x OR y of two bool tensors, broadcasting."""
     return maximum(*_bool_pair("logical_or")(x, y))
 
 
 @export(_MATH)
-def logical_xor(x, y):
+def logical_xor(x, y, name=None):
     """Elementwise x XOR y of two bool tensors, broadcasting."""
     return not_equal(*_bool_pair("logical_xor")(x, y))
 
 
 @export(_MATH)
-def reciprocal(x):
+def reciprocal(x, name=None):
     """1 / x of a float32 tensor (TensorFlow has no int32 kernel for it on the CPU).
 
     >>> tf.math.reciprocal(tf.constant([2.0, 0.0])).tolist()
@@ -296,7 +296,7 @@ _where = def_op("where", _where_infer, grad=_where_grad, elementwise="where")
 
 
 @export(_TF, _DL)
-def where(condition, x=None, y=None):
+def where(condition, x=None, y=None, name=None):
     """Elements of `x` where `condition` is true (non-zero), else of `y`.
 
     The three arguments broadcast together (TensorFlow 2's `tf.where`). With `x` and

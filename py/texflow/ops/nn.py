@@ -5,9 +5,10 @@ dropout. Their gradients come from the primitives'.
 
 import numpy as np
 
+from .. import dtypes
 from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_view
 from ..engine.trace import fresh_each_call
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
@@ -33,13 +34,15 @@ _stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
                                                                  inputs[0].dtype))
 
 
-def stop_gradient(x):
+@export("tf", "dl")
+def stop_gradient(x, name=None):
     """`x` itself (no copy), with no gradient flowing through it."""
     x = _as_array(x)
     return run_view(_stop_gradient, x, x.shape)
 
 
-def log_softmax(logits, axis=-1):
+@export("tf", "math", "nn", "dl")
+def log_softmax(logits, axis=-1, name=None):
     """log(softmax(logits)) along `axis`, computed stably.
 
     >>> [round(v, 4) for v in tf.log_softmax(tf.array([0.0, 0.0])).tolist()]
@@ -49,7 +52,8 @@ def log_softmax(logits, axis=-1):
     return ew.sub(logits, rd.logsumexp(logits, axis=axis, keepdims=True))
 
 
-def softmax(logits, axis=-1):
+@export("tf", "math", "nn", "dl")
+def softmax(logits, axis=-1, name=None):
     """exp(logits) normalized to sum to 1 along `axis`.
 
     >>> tf.softmax(tf.array([1.0, 1.0])).tolist()
@@ -58,7 +62,8 @@ def softmax(logits, axis=-1):
     return ew.exp(log_softmax(_float(logits, "softmax"), axis))
 
 
-def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
+@export("tf", "nn", "dl")
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """-sum(labels * log_softmax(logits)) along `axis` (labels: a distribution)."""
     labels, logits = _float(labels, "softmax_cross_entropy"), _float(logits,
                                                                      "softmax_cross_entropy")
@@ -68,7 +73,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1):
     return ew.neg(rd.sum(ew.mul(labels, log_softmax(logits, axis)), axis=axis))
 
 
-def sparse_softmax_cross_entropy_with_logits(labels, logits):
+@export("tf", "nn", "dl")
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross-entropy of int32 class `labels` [batch...] against `logits` [batch..., classes].
 
     A label outside [0, classes) raises InvalidArgumentError, as in TensorFlow, when the
@@ -94,7 +100,8 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits):
     return ew.where(valid, loss, float("nan"))
 
 
-def sigmoid_cross_entropy_with_logits(labels, logits):
+@export("tf", "nn", "dl")
+def sigmoid_cross_entropy_with_logits(labels, logits, name=None):
     """Binary cross-entropy on logits: max(x, 0) - x * z + log(1 + exp(-|x|))."""
     labels = _float(labels, "sigmoid_cross_entropy")
     logits = _float(logits, "sigmoid_cross_entropy")
@@ -105,12 +112,14 @@ def sigmoid_cross_entropy_with_logits(labels, logits):
     return ew.add(ew.sub(ew.relu(logits), ew.mul(logits, labels)), softplus_neg_abs)
 
 
-def leaky_relu(x, alpha=0.2):
+@export("tf", "nn", "dl")
+def leaky_relu(x, alpha=0.2, name=None):
     """x if x > 0 else alpha * x (TensorFlow's default alpha is 0.2)."""
     x = _as_array(x)
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
 
 
+@export("nn", "nn.swish")
 def silu(features, beta=1.0):
     """features * sigmoid(beta * features) (TensorFlow's silu, also `tf.nn.swish`).
 
@@ -124,7 +133,8 @@ def silu(features, beta=1.0):
 swish = silu
 
 
-def gelu(features, approximate=False):
+@export("nn")
+def gelu(features, approximate=False, name=None):
     """The Gaussian error linear unit, TensorFlow's formulas: 0.5 x erfc(-x / sqrt(2)),
     or with `approximate` 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 
@@ -138,7 +148,8 @@ def gelu(features, approximate=False):
     return ew.mul(ew.mul(x, 0.5), ew.erfc(ew.mul(x, -0.7071067811865476)))
 
 
-def l2_loss(t):
+@export("nn")
+def l2_loss(t, name=None):
     """sum(t ** 2) / 2, TensorFlow's l2_loss (float32 only).
 
     >>> tf.nn.l2_loss(tf.constant([1.0, 2.0])).get()
@@ -148,7 +159,8 @@ def l2_loss(t):
     return ew.mul(rd.sum(ew.square(t)), 0.5)
 
 
-def bias_add(value, bias, data_format=None):
+@export("nn")
+def bias_add(value, bias, data_format=None, name=None):
     """`value` plus a 1-D `bias` along its channel axis: the last one, or axis 1 for a
     data_format starting 'NC' (TensorFlow's bias_add).
 
@@ -183,6 +195,7 @@ def set_replica_counter(fn):
     _replicas[0] = fn
 
 
+@export("nn")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
     """sum(per_example_loss * sample_weight) / global_batch_size, TensorFlow's
     tf.nn.compute_average_loss: the global batch size defaults to the first dimension
@@ -225,14 +238,17 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     return ew.div(total, float(global_batch_size))
 
 
-def clip_by_value(x, clip_value_min, clip_value_max):
+@export("tf", "dl")
+def clip_by_value(x, clip_value_min, clip_value_max, name=None):
     """`x` limited to [clip_value_min, clip_value_max]."""
     return ew.minimum(ew.maximum(_as_array(x), clip_value_min), clip_value_max)
 
 
-def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32):
-    """`on_value` where the new axis equals the int32 index, else `off_value`;
-    out-of-range indices give a row of `off_value`, as in TensorFlow.
+@export("tf", "dl")
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """`on_value` (default 1) where the new axis equals the int32 index, else `off_value`
+    (default 0); out-of-range indices give a row of `off_value`, as in TensorFlow. The
+    dtype is `dtype`, else on_value's or off_value's, else float32.
 
     >>> tf.one_hot(tf.array([0, 2]), 3).tolist()
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
@@ -240,6 +256,10 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32)
     indices = _as_array(indices)
     if indices.dtype != int32:
         raise OpDTypeError(f"one_hot: indices must be int32, received {indices.dtype}")
+    dtype = _one_hot_dtype(on_value, off_value, dtype)
+    on_value = 1 if on_value is None else on_value
+    off_value = 0 if off_value is None else off_value
+    axis = -1 if axis is None else axis
     rank = len(indices.shape) + 1
     if not -rank <= axis < rank:
         raise ShapeError(f"one_hot: axis {axis} is out of range for a result of rank {rank}")
@@ -247,13 +267,27 @@ def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=float32)
     classes = [1] * rank
     classes[axis] = int(depth)
     mask = ew.equal(expand_dims(indices, axis), reshape(range_(int(depth)), classes))
-    on = from_numpy(np.asarray(on_value, dtype=dtype))
-    off = from_numpy(np.asarray(off_value, dtype=dtype))
+    np_dtype = dtypes.NUMPY[dtypes.device_dtype(dtype)]
+    on = from_numpy(np.asarray(on_value, dtype=np_dtype))
+    off = from_numpy(np.asarray(off_value, dtype=np_dtype))
     return ew.where(mask, on, off)
 
 
-def moments(x, axes, keepdims=False):
-    """(mean, variance) of `x` over `axes` (the variance about the mean, biased)."""
+def _one_hot_dtype(on_value, off_value, dtype):
+    given = [dtypes.device_dtype(v.dtype) if isinstance(v, NDArray) else dtypes.scalar_dtype(v)
+             for v in (on_value, off_value) if v is not None]
+    if dtype is not None:
+        return dtypes.as_dtype(dtype)
+    if len(given) == 2 and given[0] != given[1]:
+        raise TypeError(f"dtype {given[0]} of on_value does not match dtype {given[1]} of "
+                        f"off_value")
+    return given[0] if given else float32
+
+
+@export("tf", "nn", "dl")
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """(mean, variance) of `x` over `axes` (the variance about the mean, biased; `shift`
+    is unused, as in TensorFlow)."""
     x = _float(x, "moments")
     mean = rd.mean(x, axis=axes, keepdims=True)
     # NOTE: as in TensorFlow, the variance treats the mean as a constant for gradients.
@@ -263,7 +297,8 @@ def moments(x, axes, keepdims=False):
     return mean, variance
 
 
-def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
+@export("tf", "nn", "dl")
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """(x - mean) / sqrt(variance + epsilon) * scale + offset; offset/scale may be None."""
     inv = ew.rsqrt(ew.add(variance, float(variance_epsilon)))
     if scale is not None:
@@ -275,7 +310,8 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
 _dropout_calls = {}
 
 
-def dropout(x, rate, noise_shape=None, seed=None):
+@export("tf", "nn", "dl")
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes elements with probability `rate` and scales the rest by 1 / (1 - rate).
 
     With a `seed`, the masks follow a fixed sequence (call k of a seed always gives
@@ -321,6 +357,7 @@ def _class_labels(labels, logits, name):
     return labels
 
 
+@export("tf", "dl")
 def categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     """Cross-entropy between distributions `y_true` and predictions (Keras's loss):
     per example, summed over `axis`. Probabilities are normalised to sum to 1 and
@@ -341,6 +378,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     return ew.neg(rd.sum(ew.mul(y_true, ew.log(p)), axis=axis))
 
 
+@export("tf", "dl")
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     """Cross-entropy of integer class labels against predictions over the last axis
     (Keras's loss); labels may be [batch] or [batch, 1], ints or integral floats.
@@ -356,6 +394,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     return sparse_softmax_cross_entropy_with_logits(labels, logp)
 
 
+@export("tf", "dl")
 def binary_crossentropy(y_true, y_pred, from_logits=False):
     """Binary cross-entropy averaged over the last axis (Keras's loss); probabilities are
     clipped to [1e-7, 1 - 1e-7], logits go through the stable sigmoid form.

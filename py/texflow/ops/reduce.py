@@ -9,7 +9,7 @@ lowest value (-inf for float32), min the highest, mean NaN.
 from .. import dtypes
 from ..dtypes import bool_, float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..engine.scope import scope
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
@@ -91,7 +91,8 @@ def _reduction(op, x, axis, keepdims):
     return run_op(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001  (tf.sum)
+@export("tf", "math", "dl", "tf.reduce_sum", "math.reduce_sum")
+def sum(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
     """The sum of elements along `axis` (all axes when None).
 
     bool input counts True as 1 and gives int32.
@@ -102,7 +103,8 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (tf.sum)
     return _reduction(_sum, x, axis, keepdims)
 
 
-def reduce_prod(input_tensor, axis=None, keepdims=False):
+@export("tf", "math")
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     """The product of elements along `axis` (all axes when None); 1 for none.
 
     >>> tf.reduce_prod(tf.constant([[1, 2], [3, 4]]), axis=1).tolist()
@@ -111,7 +113,8 @@ def reduce_prod(input_tensor, axis=None, keepdims=False):
     return _reduction(_prod, input_tensor, axis, keepdims)
 
 
-def reduce_any(input_tensor, axis=None, keepdims=False):
+@export("tf", "math")
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     """True where any element along `axis` is true (False for none); bool input only.
 
     >>> tf.reduce_any(tf.constant([[True, False], [False, False]]), axis=1).tolist()
@@ -120,7 +123,8 @@ def reduce_any(input_tensor, axis=None, keepdims=False):
     return _reduction(_max, ew.expect_dtype(input_tensor, "reduce_any", (bool_,)), axis, keepdims)
 
 
-def reduce_all(input_tensor, axis=None, keepdims=False):
+@export("tf", "math")
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     """True where every element along `axis` is true (True for none); bool input only.
 
     >>> tf.reduce_all(tf.constant([[True, False], [True, True]]), axis=1).tolist()
@@ -129,7 +133,8 @@ def reduce_all(input_tensor, axis=None, keepdims=False):
     return _reduction(_min, ew.expect_dtype(input_tensor, "reduce_all", (bool_,)), axis, keepdims)
 
 
-def reduce_variance(input_tensor, axis=None, keepdims=False):
+@export("math")
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The variance (mean squared deviation from the mean) along `axis`; float32 only.
 
     >>> round(tf.math.reduce_variance(tf.constant([1.0, 2.0, 4.0])).get(), 4)
@@ -146,7 +151,8 @@ def reduce_variance(input_tensor, axis=None, keepdims=False):
     return scope(body)
 
 
-def reduce_std(input_tensor, axis=None, keepdims=False):
+@export("math")
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """The standard deviation along `axis`: sqrt(reduce_variance); float32 only."""
     x = _as_array(input_tensor)
     if x.dtype != float32:
@@ -154,7 +160,8 @@ def reduce_std(input_tensor, axis=None, keepdims=False):
     return ew.sqrt(reduce_variance(x, axis, keepdims))
 
 
-def max(x, axis=None, keepdims=False):  # noqa: A001  (tf.max)
+@export("tf", "math", "dl", "tf.reduce_max", "math.reduce_max")
+def max(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.max)
     """The largest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.max(tf.array([1.0, 3.0, 2.0])).get()
@@ -163,7 +170,8 @@ def max(x, axis=None, keepdims=False):  # noqa: A001  (tf.max)
     return _reduction(_max, x, axis, keepdims)
 
 
-def min(x, axis=None, keepdims=False):  # noqa: A001  (tf.min)
+@export("tf", "math", "dl", "tf.reduce_min", "math.reduce_min")
+def min(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.min)
     """The smallest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.min(tf.array([1.0, 3.0, 2.0])).get()
@@ -172,7 +180,8 @@ def min(x, axis=None, keepdims=False):  # noqa: A001  (tf.min)
     return _reduction(_min, x, axis, keepdims)
 
 
-def mean(x, axis=None, keepdims=False):
+@export("tf", "math", "dl", "tf.reduce_mean", "math.reduce_mean")
+def mean(x, axis=None, keepdims=False, name=None):
     """The arithmetic mean along `axis`, as float32 (also for int input).
 
     >>> tf.mean(tf.array([1, 2])).get()
@@ -253,6 +262,7 @@ def _tf_arg(op, input, axis, output_type):  # noqa: A002
     return run_op(op, (x,), {"axis": axis % rank, "keepdims": False})
 
 
+@export("tf", "math")
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """TensorFlow's argmax: the index of the largest value along `axis` (axis 0 when
     None; the deeplearn.js math objects' `arg_max` flattens instead). Ties give the
@@ -265,6 +275,7 @@ def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     return _tf_arg(_argmax, input, axis, output_type)
 
 
+@export("tf", "math")
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """TensorFlow's argmin: the index of the smallest value along `axis` (see argmax).
 
@@ -274,7 +285,8 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     return _tf_arg(_argmin, input, axis, output_type)
 
 
-def logsumexp(x, axis=None, keepdims=False):
+@export("tf", "math", "dl", "tf.reduce_logsumexp", "math.reduce_logsumexp")
+def logsumexp(x, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) along `axis`, computed stably (TensorFlow's reduce_logsumexp).
 
     >>> round(tf.logsumexp(tf.array([0.0, 0.0])).get(), 4)

@@ -14,6 +14,7 @@ declared with the op).
 """
 
 from ... import dtypes
+from ..layout import broadcast_strides, collapse, contiguous_strides
 from ..base import elementwise_spec, inline_bodies, kernel, kernel_generator
 from .program import fill, functions, head, vec4_type
 
@@ -24,39 +25,6 @@ _LANES = "xyzw"
 def conv(expr, src, dst):
     """GLSL `expr` of type `src` converted to type `dst`."""
     return expr if src == dst else f"{dst}({expr})"
-
-
-def contiguous_strides(shape):
-    strides, acc = [], 1
-    for d in reversed(shape):
-        strides.append(acc)
-        acc *= d
-    return strides[::-1]
-
-
-def broadcast_strides(shape, out_shape):
-    """Strides of an array of `shape` read at the multi-indices of `out_shape`."""
-    rank = len(out_shape)
-    strides, acc = [0] * rank, 1
-    for k in range(len(shape) - 1, -1, -1):
-        if shape[k] != 1:
-            strides[rank - len(shape) + k] = acc
-        acc *= shape[k]
-    return strides
-
-
-def collapse(shape, strides_list):
-    """`shape` without 1s, adjacent dims merged where every input's strides allow."""
-    dims = []
-    for i, d in enumerate(shape):
-        if d == 1:
-            continue
-        ss = [s[i] for s in strides_list]
-        if dims and all(ps == s * d for ps, s in zip(dims[-1][1], ss)):
-            dims[-1] = (dims[-1][0] * d, ss)
-        else:
-            dims.append((d, ss))
-    return [d for d, _ in dims], [[ss[j] for _, ss in dims] for j in range(len(strides_list))]
 
 
 def map_launch(b, out, items, body, name):

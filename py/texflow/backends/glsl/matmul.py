@@ -30,7 +30,7 @@ or a sum reduction (reduce.py) for the others. `split_k` is the cost rule.
 """
 
 from ..base import kernel
-from .elementwise import broadcast_strides, collapse
+from ..layout import broadcast_strides, collapse
 from .movement import transpose_into
 from .program import fill, head, vec4_type
 from .reduce import reduce_into

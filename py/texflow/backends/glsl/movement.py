@@ -13,7 +13,8 @@ import struct
 
 from ... import dtypes
 from ..base import kernel
-from .elementwise import contiguous_strides, map_launch
+from ..layout import contiguous_strides
+from .elementwise import map_launch
 from .program import Arg, fill, head, vec4_type
 
 # Textures one concat launch reads (the previous pass's result is one of them).

@@ -12,6 +12,7 @@ after the first carry candidate indices and look the values up in x.
 
 from ... import dtypes
 from ..base import kernel
+from ..layout import reduction_view
 from .movement import transpose_into
 from .program import fill, functions, head
 
@@ -38,34 +39,12 @@ def windows(r):
 
 def as_arb(b, x, axes):
     """(Arg, A, R, B): `x`, or a transposed temporary, viewed as [A, R, B]."""
-    groups = []
-    for i, d in enumerate(x.shape):
-        if d == 1:
-            continue
-        red = i in axes
-        if groups and groups[-1][0] == red:
-            groups[-1][1] *= d
-        else:
-            groups.append([red, d])
-    kinds = [red for red, _ in groups]
-    if kinds.count(True) <= 1:
-        a = r = bb = 1
-        seen_r = False
-        for red, d in groups:
-            if red:
-                r, seen_r = d, True
-            elif seen_r:
-                bb *= d
-            else:
-                a *= d
+    perm, a, r, bb = reduction_view(x.shape, axes)
+    if perm is None:
         return x, a, r, bb
-    perm = [i for i in range(len(x.shape)) if i not in axes] + list(axes)
     moved = b.temp(tuple(x.shape[p] for p in perm), x.dtype)
     transpose_into(b, moved, x, perm)
-    r = 1
-    for i in axes:
-        r *= x.shape[i]
-    return moved, x.size // r, r, 1
+    return moved, a, r, bb
 
 
 def reduce_into(b, x, axes, op):

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..base import kernel
+from .blas import one_blas_thread
 
 
 def _pad(x, pads, value=0.0):
@@ -71,12 +72,14 @@ def _unpad(xp, pads, shape):
 
 
 @kernel("conv2d", "numpy")
+@one_blas_thread
 def conv2d(x, w, strides, dilations, pads):
     cols, out = _columns(x, w.shape[:2], strides, dilations, pads)
     return (cols @ w.reshape(-1, w.shape[3])).reshape(out + (w.shape[3],))
 
 
 @kernel("conv2d_backprop_input", "numpy")
+@one_blas_thread
 def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
     n, h, wd, c = input_shape
     kh, kw = w.shape[:2]
@@ -91,6 +94,7 @@ def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
 
 
 @kernel("conv2d_backprop_filter", "numpy")
+@one_blas_thread
 def conv2d_backprop_filter(x, dy, strides, dilations, pads, filter_shape):
     cols, _ = _columns(x, filter_shape[:2], strides, dilations, pads)
     return (cols.T @ dy.reshape(-1, dy.shape[3])).reshape(filter_shape)

@@ -3,9 +3,11 @@
 import numpy as np
 
 from ..base import kernel
+from .blas import one_blas_thread
 
 
 @kernel("matmul", "numpy")
+@one_blas_thread
 def matmul(a, b, transpose_a, transpose_b):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)

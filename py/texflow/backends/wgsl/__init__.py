@@ -4,5 +4,6 @@ Importing the package registers every kernel; `runtime.WGSLBackend` is the
 runtime-independent half of both backends.
 """
 
-# importing the kernel modules registers their kernels
-from . import conv, elementwise, fused, matmul, movement, reduce, scan, sort  # noqa: F401
+from ..base import import_kernel_modules
+
+import_kernel_modules(__name__, __path__)

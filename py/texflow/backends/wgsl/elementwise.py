@@ -9,8 +9,8 @@ scalar, 'k'), or through strides ('s'), the only case needing coordinates.
 
 from ...dtypes import float32
 from ..base import kernel, kernel_generator
-from .program import (GLOBAL_INDEX, STORAGE, WORKGROUP, Program, Recipe, Step,
-                      broadcast_strides, collapse, contiguous_strides, dot_strides,
+from ..layout import broadcast_strides, collapse, contiguous_strides
+from .program import (GLOBAL_INDEX, STORAGE, WORKGROUP, Program, Recipe, Step, dot_strides,
                       global_index, grid_for, header, render, size_of, unravel)
 
 _SCALARS = (float, int, bool)

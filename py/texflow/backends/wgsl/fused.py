@@ -6,8 +6,9 @@ import re
 import struct
 
 from ..base import kernel
+from ..layout import broadcast_strides
 from .elementwise import _convert, map_step, spec
-from .program import STORAGE, Recipe, broadcast_strides, size_of
+from .program import STORAGE, Recipe, size_of
 
 _OPERAND = re.compile(r"\bx(\d+)\b")
 

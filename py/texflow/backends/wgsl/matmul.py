@@ -18,9 +18,10 @@ Broadcast batch dims are strides (0 where an operand repeats).
 """
 
 from ..base import kernel
+from ..layout import broadcast_strides, collapse
 from .movement import transpose_step
-from .program import (STORAGE, Builder, Program, Step, broadcast_strides, collapse,
-                      dot_strides, header, render, size_of, unravel)
+from .program import (STORAGE, Builder, Program, Step, dot_strides, header, render, size_of,
+                      unravel)
 
 _programs = {}
 GENERAL_TILE = 64            # output tile of a general-kernel workgroup (16x16 x 4x4)

@@ -11,10 +11,10 @@ concat writes each input into its region of the output.
 import numpy as np
 
 from ..base import kernel
+from ..layout import collapse, contiguous_strides
 from .elementwise import map_step, operand
-from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, collapse,
-                      contiguous_strides, dot_strides, global_index, grid_for, header,
-                      render, size_of, unravel)
+from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, dot_strides, global_index,
+                      grid_for, header, render, size_of, unravel)
 
 _programs = {}
 

@@ -15,6 +15,7 @@ which chunks meet.
 
 from ...dtypes import int32
 from ..base import kernel
+from ..layout import reduction_view
 from .elementwise import map_step
 from .movement import transpose_step
 from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, global_index, grid_for,
@@ -40,39 +41,6 @@ _BEATS = {
     "argmax": "v > acc || (v == acc && r < best)",
     "argmin": "v < acc || (v == acc && r < best)",
 }
-
-
-def _layout(shape, axes):
-    """(perm or None, A, R, B) viewing `shape` reduced over `axes` as [A, R, B]."""
-    runs = []  # [reduced?, size] of merged non-trivial axes
-    for k, d in enumerate(shape):
-        if d == 1:
-            continue
-        red = k in axes
-        if runs and runs[-1][0] == red:
-            runs[-1][1] *= d
-        else:
-            runs.append([red, d])
-    reduced = [size for red, size in runs if red]
-    if len(reduced) <= 1:
-        a = b = 1
-        seen = False
-        for red, size in runs:
-            if red:
-                seen = True
-            elif seen:
-                b *= size
-            else:
-                a *= size
-        return None, a, (reduced[0] if reduced else 1), b
-    perm = tuple(k for k in range(len(shape)) if k not in axes) + tuple(axes)
-    r = 1
-    for k in axes:
-        r *= shape[k]
-    total = 1
-    for d in shape:
-        total *= d
-    return perm, total // r, r, 1
 
 
 def _program(op, t, first, last, vec=False):
@@ -137,7 +105,7 @@ def _source(op, t, first, last, n_in, n_out, vec):
 
 def _plan(op, x, out_dtype, axes):
     t = STORAGE[out_dtype] if not op.startswith("arg") else STORAGE[x.dtype]
-    perm, a, r, b = _layout(x.shape, axes)
+    perm, a, r, b = reduction_view(x.shape, axes)
     steps, temps = [], []
     n_out = a * b
 

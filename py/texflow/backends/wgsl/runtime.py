@@ -21,7 +21,6 @@ import numpy as np
 from ... import dtypes
 from ...engine import memory
 from ..base import Backend
-from . import conv, elementwise, matmul, movement, reduce  # noqa: F401  (register kernels)
 
 _SCALARS = (float, int, bool)
 
