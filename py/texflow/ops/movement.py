@@ -238,16 +238,19 @@ def _pad_grad(dy, inputs, y, attrs):
 _pad = def_op("pad", _pad_infer, grad=_pad_grad)
 
 
-def pad(x, paddings, constant_values=0, mode="CONSTANT", name=None):
-    """`x` with `paddings[i] = (before, after)` elements of `constant_values` added
-    on each side of axis i (tf.pad; only mode 'CONSTANT').
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """`tensor` with `paddings[i] = (before, after)` elements added on each side of axis
+    i (tf.pad): `constant_values` (mode 'CONSTANT'), or the tensor mirrored without
+    ('REFLECT') or with ('SYMMETRIC') its edge, which gathers along each padded axis.
 
     >>> tf.pad(tf.array([1, 2]), [[1, 2]]).tolist()
     [0, 1, 2, 0, 0]
     """
-    x = _as_array(x)
-    if str(mode).upper() != "CONSTANT":
-        raise ShapeError(f"pad: only mode 'CONSTANT' is supported, received {mode!r}")
+    x = _as_array(tensor)
+    mode = str(mode).upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
+                         f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
     try:
         pairs = tuple((int(a), int(b)) for a, b in paddings)
     except (TypeError, ValueError):
@@ -256,8 +259,25 @@ def pad(x, paddings, constant_values=0, mode="CONSTANT", name=None):
     if len(pairs) != len(x.shape) or any(a < 0 or b < 0 for a, b in pairs):
         raise ShapeError(f"pad: paddings {[list(p) for p in pairs]} need {len(x.shape)} "
                          f"non-negative pairs for shape {list(x.shape)}")
+    if mode != "CONSTANT":
+        return _mirror_pad(x, pairs, mode)
     value = constant_values.item() if hasattr(constant_values, "item") else constant_values
     return run_op(_pad, (x,), {"paddings": pairs, "constant_values": value})
+
+
+def _mirror_pad(x, pairs, mode):
+    edge = 0 if mode == "SYMMETRIC" else 1  # REFLECT leaves the edge out
+    for axis, (before, after) in enumerate(pairs):
+        n = x.shape[axis]
+        if max(before, after) > n - edge:
+            must, got = ("no greater than", "greater than") if edge == 0 else \
+                ("less than", "not less than")
+            raise InvalidArgumentError(f"paddings must be {must} the dimension size: "
+                                       f"{before}, {after} {got} {n}")
+        if before or after:
+            source = np.pad(np.arange(n, dtype=np.int32), (before, after), mode=mode.lower())
+            x = gather(x, from_numpy(source), axis=axis)
+    return x
 
 
 def _tile_infer(inputs, attrs):

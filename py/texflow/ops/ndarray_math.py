@@ -30,10 +30,12 @@ _OPS = {
     **{name: getattr(rd, name) for name in (
         "sum", "mean", "max", "min", "logsumexp")},
     **{name: getattr(mv, name) for name in (
-        "reshape", "transpose", "broadcast_to", "slice", "pad", "tile", "concat", "stack",
+        "reshape", "transpose", "broadcast_to", "slice", "tile", "concat", "stack",
         "unsorted_segment_sum", "expand_dims", "squeeze", "flatten")},
     # the math object's gather takes the axis third (tf.gather's third is validate_indices)
     "gather": lambda x, indices, axis=0: mv.gather(x, indices, axis=axis),
+    "pad": lambda x, paddings, constant_values=0: mv.pad(x, paddings,
+                                                         constant_values=constant_values),
     **{name: getattr(nn, name) for name in (
         "softmax", "log_softmax", "softmax_cross_entropy_with_logits",
         "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
