@@ -258,17 +258,25 @@
     draw(plan);
   }
 
-  // A replayed tf.function step's launches in one call: 7 int32 words per launch
-  // (plan id, output texture, three input textures, two scalars; a float scalar as its
-  // bits, which the plan's scalar kinds say how to read).
+  // A replayed tf.function step's launches in one call. Per launch, int32 words: plan
+  // id, output count n, input count m, n output and m input texture ids, two scalars (a
+  // float scalar as its bits: the plan's scalar kinds say how to read them).
   function launchList(words) {
     const f32 = new Float32Array(words.buffer, words.byteOffset, words.length);
-    for (let i = 0; i < words.length; i += 7) {
-      const plan = plans[words[i]];
-      const sc = plan.scalars;
-      const s0 = sc.length > 0 && sc[0][1] === "f" ? f32[i + 5] : words[i + 5];
-      const s1 = sc.length > 1 && sc[1][1] === "f" ? f32[i + 6] : words[i + 6];
-      launch(words[i], words[i + 1], words[i + 2], words[i + 3], words[i + 4], s0, s1);
+    let i = 0;
+    while (i < words.length) {
+      const plan = plans[words[i]], n = words[i + 1], m = words[i + 2];
+      const at = i + 3 + n + m, sc = plan.scalars;
+      const s0 = sc.length > 0 && sc[0][1] === "f" ? f32[at] : words[at];
+      const s1 = sc.length > 1 && sc[1][1] === "f" ? f32[at + 1] : words[at + 1];
+      if (n === 1 && m <= 3) {
+        launch(words[i], words[i + 3], words[i + 4], m > 1 ? words[i + 5] : 0,
+               m > 2 ? words[i + 6] : 0, s0, s1);
+      } else {
+        launchIds(words[i], words.subarray(i + 3, i + 3 + n),
+                  words.subarray(i + 3 + n, at), s0, s1);
+      }
+      i = at + 2;
     }
   }
 
@@ -277,11 +285,13 @@
   let mrtFbo = null;
   const drawBuffers = [];
   function launchMany(planId, outs, ins, s0, s1) {
+    launchIds(planId, outs.split(",").map(Number), ins.split(",").map(Number), s0, s1);
+  }
+
+  function launchIds(planId, outIds, inIds, s0, s1) {
     const plan = plans[planId];
     usePlan(plan, s0, s1);
-    const inIds = ins.split(",");
     for (let i = 0; i < inIds.length; i++) bindUnit(i, +inIds[i]);
-    const outIds = outs.split(",");
     if (outIds.length === 1) {
       bindTarget(textures[+outIds[0]]);
       draw(plan);

@@ -20,13 +20,10 @@ from .errors import (BackendError, DisposedError, DTypeError, KernelNotFoundErro
                      ScopeError, ShapeError, TexflowError)
 from .memory import memory
 from .ops import operators as _operators  # noqa: F401  (installs NDArray operators)
-from .ops.creation import (array, constant, convert_to_tensor, fill, ones, ones_like,
-                           random_normal, random_uniform, tensor, zeros, zeros_like)
-from .ops.creation import range_ as range  # noqa: A001  (tf.range)
 from .engine.registry import install_exports as _install_exports
-from .ops import elementwise as _elementwise  # noqa: F401  (declares the elementwise ops)
-# The elementwise ops (tf.add, tf.exp, ...) state their names where they are declared
-# (ops/elementwise.py); this installs them, and any declared later, here.
+# Every op states its public names where it is defined (`@export("tf", ...)` in ops/, or
+# the exports of an elementwise declaration); this installs the "tf" ones here, and any
+# defined later. Other names are imported below.
 _install_exports("tf", globals().__setitem__)
 from .autodiff.gradient_tape import GradientTape
 from .autodiff.graph import CostReduction, Graph, SymbolicTensor
@@ -37,35 +34,8 @@ from .autodiff.optimizers import (AdagradOptimizer, AdamOptimizer, MomentumOptim
                                   Optimizer, RMSPropOptimizer, SGDOptimizer)
 from .autodiff.session import FeedEntry, Session
 from .autodiff.variable import Variable
-from .ops.conv import avg_pool, conv2d, max_pool
-from .ops.matmul import matmul
-from .ops.movement import (broadcast_to, concat, expand_dims, flatten, gather, pad, reshape,
-                           slice, squeeze, stack, tile, transpose, unsorted_segment_sum, unstack)
-from .ops.nn import (batch_normalization, binary_crossentropy, categorical_crossentropy,
-                     clip_by_value, dropout, leaky_relu, log_softmax,
-                     moments, one_hot, sigmoid_cross_entropy_with_logits, softmax,
-                     softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits,
-                     sparse_categorical_crossentropy, stop_gradient)
 from .ops.ndarray_math import (MatrixOrientation, NDArrayMath, NDArrayMathCPU,
                                NDArrayMathGPU)
-from .ops.reduce import argmax, argmin, logsumexp, max, mean, min, sum
-from .ops.indexing import strided_slice
-
-from .tfmath import (reduce_logsumexp, reduce_max,  # noqa: F401
-                     reduce_mean, reduce_min, reduce_sum)
-from .ops.array_ops import (add_n, boolean_mask, gather_nd, identity, rank,  # noqa: E402,F401
-                            shape, size, split)
-from .ops.creation import eye, linspace  # noqa: E402,F401
-from .ops.movement import reverse  # noqa: E402,F401
-from .ops.reduce import reduce_all, reduce_any, reduce_prod  # noqa: E402,F401
-from .ops.scan import cumsum  # noqa: E402,F401
-from .ops.sort import argsort, sort  # noqa: E402,F401
-from .ops.einsum import einsum  # noqa: E402,F401
-from .ops.linalg import clip_by_global_norm, clip_by_norm, norm, tensordot  # noqa: E402,F401
-from .ops.math_extra import round  # noqa: E402,F401,A004
-from .ops.composed import (ensure_shape, meshgrid, repeat, roll,  # noqa: E402,F401
-                           sequence_mask)
-from .tfmath import truediv  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

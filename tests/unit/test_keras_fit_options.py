@@ -2,6 +2,7 @@
 texflow arrays and datasets with sample weights, and how little it reads back."""
 
 import numpy as np
+import pytest
 
 import texflow as tf
 
@@ -69,10 +70,13 @@ def test_generator_input_and_unknown_step_count():
     assert len(history.history["loss"]) == 1
 
 
-def test_overridden_train_and_test_steps_drive_fit_and_evaluate():
+@pytest.mark.parametrize("run_eagerly", [True, False])
+def test_overridden_train_and_test_steps_drive_fit_and_evaluate(run_eagerly):
     # Keras's "customizing what happens in fit": a subclass writes train_step/test_step
     # with compute_loss, the optimizer and self.metrics; fit, evaluate, the History and
     # the progress logs then come from them, and the weights equal the built-in step's.
+    # Through tf.function (the default) the steps' Python runs only while tracing (and,
+    # in texflow, on a compiled step's first call, which runs eagerly), as in Keras.
     calls = {"train": 0, "test": 0}
 
     class Custom(tf.keras.Sequential):
@@ -99,16 +103,22 @@ def test_overridden_train_and_test_steps_drive_fit_and_evaluate():
     x, y = _data()
     builtin = _model()
     custom = Custom([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
-    custom.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    custom.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"],
+                   run_eagerly=run_eagerly)
     custom.set_weights(builtin.get_weights())
     expected = builtin.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False).history
     history = custom.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False,
                          validation_data=(x, y))
-    assert calls == {"train": 6, "test": 6}, calls  # 3 batches of 8 per epoch each
+    # 3 batches of 8 per epoch each
+    if run_eagerly:
+        assert calls == {"train": 6, "test": 6}, calls
+    else:
+        assert 1 <= calls["train"] < 6 and 1 <= calls["test"] < 6, calls
     assert list(history.history) == ["loss", "mae", "val_mse_times_two"], history.history
     assert np.allclose(history.history["loss"], expected["loss"], rtol=1e-5), history.history
     for a, b in zip(custom.get_weights(), builtin.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-5)
     result = custom.evaluate(x, y, verbose=0, return_dict=True)
     mse = float(np.mean((custom.predict(x, verbose=0) - y) ** 2))
-    assert calls["test"] == 7 and np.isclose(result["mse_times_two"], 2 * mse, rtol=1e-5)
+    assert calls["test"] == 7 if run_eagerly else calls["test"] < 7, calls
+    assert np.isclose(result["mse_times_two"], 2 * mse, rtol=1e-5)

@@ -70,3 +70,29 @@ def test_every_declared_elementwise_op_has_its_bodies():
 class _Typed:
     def __init__(self, dtype):
         self.dtype = dtype
+
+
+def test_every_public_op_states_its_names_where_it_is_defined():
+    """tf.*, tf.math, tf.nn, tf.linalg, tf.bitwise and the math objects get texflow.ops'
+    functions only through `export` (no hand-kept import lists): put `@export(...)` on
+    the function, or name the namespace in its elementwise declaration's `exports`."""
+    import types
+
+    import texflow as tf
+    from texflow.engine.registry import exports
+    from texflow.ops import ndarray_math
+
+    spaces = {"tf": vars(tf), "math": vars(tf.math), "nn": vars(tf.nn),
+              "linalg": vars(tf.linalg), "bitwise": vars(tf.bitwise),
+              "dl": ndarray_math._OPS}
+    unexported = []
+    for space, names in spaces.items():
+        published = exports(space)
+        for name, fn in names.items():
+            fn = getattr(fn, "__func__", fn)  # staticmethods of the namespace classes
+            if isinstance(fn, types.FunctionType) and fn.__module__.startswith(
+                    "texflow.ops.") and fn.__module__ != "texflow.ops.ndarray_math" and \
+                    published.get(name) is not fn:
+                unexported.append(f"{space}.{name}")
+    assert not unexported, f"names not published with export(): {unexported}"
+    assert tf.nn.__all__ and set(tf.nn.__all__) == set(exports("nn"))

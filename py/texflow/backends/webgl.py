@@ -82,16 +82,16 @@ class WebGLBackend(Backend):
     # -- batches: a replayed tf.function step reaches JS as one launch list -------------
 
     def begin_batch(self):
-        """Collects plain launches until `end_batch` sends them to JS in one call; any
-        other call into JS (uploads, reads, launches with several outputs, deleting a
-        texture) sends what is pending first, so GL sees everything in order."""
+        """Collects launches until `end_batch` sends them to JS in one call; any other
+        call into JS that touches textures (uploads, reads, syncs, deleting a texture or
+        a plan) sends what is pending first, so GL sees everything in order."""
         self._batch = []
         self._launch = self._batched
         self._many = self
         self.pool._delete = self._deleting
 
     def _batched(self, js_id, out, t0, t1, t2, s0, s1):
-        self._batch += (js_id, out, t0, t1, t2, _word(s0), _word(s1))
+        self._batch += (js_id, 1, 3, out, t0, t1, t2, _word(s0), _word(s1))
 
     def _send_batch(self):
         batch = self._batch
@@ -108,9 +108,10 @@ class WebGLBackend(Backend):
             self._many = self.js
             self.pool._delete = self._delete_texture
 
-    def launchMany(self, *args):  # noqa: N802 (JS's name: Plan.run calls it)
-        self._send_batch()
-        self.js.launchMany(*args)
+    def launchMany(self, js_id, outs, ins, s0, s1):  # noqa: N802 (Plan.run calls it)
+        outs, ins = outs.split(","), ins.split(",")
+        self._batch += (js_id, len(outs), len(ins), *map(int, outs), *map(int, ins),
+                        _word(s0), _word(s1))
 
     def _deleting(self, tex_id):
         self._send_batch()

@@ -5,7 +5,7 @@ kernel of its own (identity is a view, the rest are host values or other ops).""
 import numpy as np
 
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_view
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
@@ -26,6 +26,7 @@ def _index_dtype(out_type, name):
     return np.int32
 
 
+@export("tf")
 def shape(input, out_type=None, name=None):  # noqa: A002  (TensorFlow's argument name)
     """The shape of `input` as a 1-D int32 tensor (TensorFlow's tf.shape).
 
@@ -36,6 +37,7 @@ def shape(input, out_type=None, name=None):  # noqa: A002  (TensorFlow's argumen
     return from_numpy(np.asarray(x.shape, _index_dtype(out_type, "shape")).reshape(-1))
 
 
+@export("tf")
 def size(input, out_type=None, name=None):  # noqa: A002
     """The number of elements of `input` as an int32 scalar tensor.
 
@@ -46,6 +48,7 @@ def size(input, out_type=None, name=None):  # noqa: A002
     return from_numpy(np.asarray(x.size, _index_dtype(out_type, "size")))
 
 
+@export("tf")
 def rank(input, name=None):  # noqa: A002
     """The number of dimensions of `input` as an int32 scalar tensor.
 
@@ -59,6 +62,7 @@ _identity = def_op("identity", lambda inputs, attrs: (inputs[0].shape, inputs[0]
                    grad=lambda dy, inputs, y, attrs: (dy,))
 
 
+@export("tf")
 def identity(input, name=None):  # noqa: A002
     """A tensor with `input`'s shape and values (a view: no copy; a Variable's identity
     keeps the value it had, as assign replaces a variable's storage).
@@ -70,6 +74,7 @@ def identity(input, name=None):  # noqa: A002
     return run_view(_identity, x, x.shape)
 
 
+@export("tf", "math")
 def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one shape and dtype (TensorFlow's add_n).
 
@@ -124,6 +129,7 @@ def _split_sizes(num_or_size_splits, dim, num):
     return sizes
 
 
+@export("tf")
 def split(value, num_or_size_splits, axis=0, num=None, name=None):
     """`value` cut along `axis` into `num_or_size_splits` equal parts, or into parts of the
     listed sizes (one may be -1: the rest), as a list (TensorFlow's split).
@@ -167,6 +173,7 @@ def _first_invalid(host, limits):
     return int(bad[0]) if bad.size else None
 
 
+@export("tf")
 def gather_nd(params, indices, batch_dims=0, name=None):
     """Slices of `params` picked by the index tuples in the last axis of `indices`
     (TensorFlow's gather_nd): the result has shape indices.shape[:-1] +
@@ -217,6 +224,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     return gather(rows, flat)
 
 
+@export("tf")
 def boolean_mask(tensor, mask, axis=None, name=None):
     """The entries of `tensor` where `mask` is true: `mask` covers axes axis..axis + k - 1,
     which become one axis of the true positions (TensorFlow's boolean_mask). The mask is

@@ -11,6 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..dtypes import int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.registry import export
 from ..errors import InvalidArgumentError
 from ..tensor_shape import TensorShape
 from . import elementwise as ew
@@ -38,6 +39,7 @@ def _positions(indices):
     return from_numpy(np.ascontiguousarray(indices, np.int32))
 
 
+@export("tf")
 def roll(input, shift, axis, name=None):  # noqa: A002  (TensorFlow's argument names)
     """The elements of `input` shifted by `shift` places along `axis`, wrapping around
     (tf.roll); `shift` and `axis` may be lists (a repeated axis adds its shifts).
@@ -65,6 +67,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002  (TensorFlow's argument n
     return x
 
 
+@export("tf")
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     """Each element (or slice along `axis`) of `input` repeated `repeats` times; with
     axis None, of the flattened input (tf.repeat).
@@ -89,6 +92,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     return gather(x, _positions(np.repeat(np.arange(n), counts.astype(np.intp))), axis=axis)
 
 
+@export("tf")
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool_, name=None):
     """mask[..., j] = j < lengths[...] (tf.sequence_mask); `maxlen` defaults to the
     largest length.
@@ -108,6 +112,7 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool_, name=None):
     return mask if dtypes.as_dtype(dtype) == dtypes.bool_ else ew.cast(mask, dtype)
 
 
+@export("tf")
 def meshgrid(*args, **kwargs):
     """N-D coordinate grids from N 1-D tensors (tf.meshgrid); `indexing` 'xy' (default,
     the first two axes swapped, as numpy) or 'ij'.
@@ -135,6 +140,7 @@ def meshgrid(*args, **kwargs):
     return grids
 
 
+@export("tf")
 def ensure_shape(x, shape, name=None):
     """`x` itself when its shape fits `shape` (None for any size), else
     InvalidArgumentError (tf.ensure_shape).
@@ -152,6 +158,7 @@ def ensure_shape(x, shape, name=None):
     return x
 
 
+@export("math")
 def is_inf(x, name=None):
     """True where `x` is +inf or -inf (tf.math.is_inf; float32 only, as TensorFlow).
 
@@ -162,6 +169,7 @@ def is_inf(x, name=None):
     return ew.logical_not(ew.logical_or(ew.is_finite(x), ew.is_nan(x)))
 
 
+@export("math")
 def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64,  # noqa: A002
                   name=None):
     """How many elements of `input` are not zero (False, ''), over `axis` (all when
@@ -177,6 +185,7 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64,  # noqa: 
         ew.cast(counts, dtype)
 
 
+@export("math")
 def segment_sum(data, segment_ids, name=None):
     """Sums of the rows of `data` with equal sorted `segment_ids` (tf.math.segment_sum):
     the result has max(segment_ids) + 1 rows (empty segments 0). Unsorted ids raise.
@@ -191,6 +200,7 @@ def segment_sum(data, segment_ids, name=None):
     return unsorted_segment_sum(data, _positions(ids), count)
 
 
+@export("math")
 def confusion_matrix(labels, predictions, num_classes=None, weights=None,
                      dtype=dtypes.int32, name=None):
     """counts[i, j]: how many examples of label i were predicted j, weighted by
@@ -227,6 +237,7 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None,
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
+@export("nn")
 def selu(features, name=None):
     """scale * (x if x > 0 else alpha * (exp(x) - 1)) (tf.nn.selu; float32 only).
 
@@ -238,6 +249,7 @@ def selu(features, name=None):
     return ew.mul(ew.where(ew.greater(x, 0.0), x, negative), _SELU_SCALE)
 
 
+@export("nn")
 def embedding_lookup(params, ids, max_norm=None, name=None):
     """Rows of `params` picked by `ids` (tf.nn.embedding_lookup: tf.gather on axis 0; a
     list of one tensor is that tensor). `max_norm` clips each row's L2 norm.

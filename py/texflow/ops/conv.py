@@ -10,7 +10,7 @@ backend, so the backward pass of a conv net stays on the device.
 
 from ..dtypes import float32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError, UnimplementedError
 
@@ -127,6 +127,7 @@ def _conv_attrs(name, x_shape, window, strides, padding, dilations):
     return {"strides": strides, "dilations": dilations, "pads": pads}
 
 
+@export("tf", "nn", "dl")
 def conv2d(x, filters, strides=1, padding="VALID", dilations=1, name=None,
            data_format="NHWC"):
     """2-D convolution of NHWC `x` with HWIO `filters` (TensorFlow's tf.nn.conv2d).
@@ -196,6 +197,7 @@ def _pool(op, x, ksize, strides, padding):
     return run_op(op, (x,), {"ksize": ksize, "strides": strides, "pads": pads})
 
 
+@export("tf", "nn", "dl", "nn.max_pool2d")
 def max_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Max pooling of NHWC `x` (tf.nn.max_pool2d); padded positions are ignored.
 
@@ -206,6 +208,7 @@ def max_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=Non
     return _pool(_max_pool, x, ksize, strides, padding)
 
 
+@export("tf", "nn", "dl", "nn.avg_pool2d")
 def avg_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Average pooling of NHWC `x` (tf.nn.avg_pool2d); with 'SAME' padding each
     window averages only the positions inside the image, as TensorFlow does.

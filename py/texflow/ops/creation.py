@@ -10,9 +10,11 @@ import numpy as np
 from .. import dtypes
 from ..dtypes import float32
 from ..engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
+from ..engine.registry import export
 from ..errors import InvalidArgumentError, ShapeError
 
 
+@export("tf", "tf.tensor")
 def array(values, dtype=None):
     """An NDArray holding `values` (a number, nested lists, numpy data or an NDArray).
 
@@ -28,6 +30,7 @@ def array(values, dtype=None):
 tensor = array
 
 
+@export("tf")
 def constant(value, dtype=None, shape=None, name=None):
     """TensorFlow's tf.constant: `array(value, dtype)`, with an optional `shape` that
     a scalar value fills or a value of the same size is reshaped to.
@@ -47,6 +50,7 @@ def constant(value, dtype=None, shape=None, name=None):
     return from_numpy(data)
 
 
+@export("tf")
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`value` itself if it is an NDArray of `dtype` (or any dtype when None), else a new one.
     `dtype_hint` is a preferred dtype for values that are not tensors (ints become float32
@@ -68,16 +72,19 @@ def _filled(shape, value, dtype):
     return from_numpy(np.full(shape, value, dtypes.NUMPY[dtype]))
 
 
+@export("tf")
 def zeros(shape, dtype=float32, name=None):
     """An NDArray of zeros. `tf.zeros([2, 3])`."""
     return _filled(shape, 0, dtype)
 
 
+@export("tf")
 def ones(shape, dtype=float32, name=None):
     """An NDArray of ones. `tf.ones([2, 3], 'int32')`."""
     return _filled(shape, 1, dtype)
 
 
+@export("tf")
 def fill(dims, value, dtype=None, name=None):
     """An NDArray of shape `dims` filled with `value` (dtype inferred from the value).
 
@@ -87,12 +94,14 @@ def fill(dims, value, dtype=None, name=None):
     return _filled(dims, value, dtype)
 
 
+@export("tf")
 def zeros_like(input, dtype=None, name=None):  # noqa: A002  (TensorFlow's argument name)
     """Zeros of `input`'s shape and dtype (or `dtype`); `input` may be any array-like."""
     x = as_array(input)
     return _filled(x.shape, 0, dtype or x.dtype)
 
 
+@export("tf")
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     """Ones of `input`'s shape and dtype (or `dtype`); `input` may be any array-like."""
     x = as_array(input)
@@ -108,6 +117,7 @@ def _random(shape, dtype, draw):
     return from_numpy(data.astype(dtypes.NUMPY[dtype]))
 
 
+@export("tf")
 def random_normal(shape, mean=0.0, stddev=1.0, seed=None, dtype=float32):
     """Samples of a normal distribution; the same `seed` gives the same values.
 
@@ -120,6 +130,7 @@ def random_normal(shape, mean=0.0, stddev=1.0, seed=None, dtype=float32):
     return _random(shape, dtype, lambda s: rng.normal(mean, stddev, s))
 
 
+@export("tf")
 def random_uniform(shape, minval=0.0, maxval=1.0, seed=None, dtype=float32):
     """Samples of a uniform distribution on [minval, maxval).
 
@@ -140,6 +151,7 @@ def random_uniform(shape, minval=0.0, maxval=1.0, seed=None, dtype=float32):
     return _random(shape, dtype, lambda s: rng.uniform(minval, maxval, s))
 
 
+@export("tf.range")
 def range_(start, limit=None, delta=1, dtype=None, name=None):
     """`tf.range`: numbers from `start` up to (not including) `limit` by `delta`."""
     if limit is None:
@@ -165,6 +177,7 @@ def _narrowed(dtype):
     return dtypes.as_dtype({"int64": "int32", "float64": "float32"}.get(text, dtype))
 
 
+@export("tf", "math", "linalg")
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None):
     """An identity matrix [num_rows, num_columns] (ones on the diagonal), repeated over
     `batch_shape` (TensorFlow's eye).
@@ -183,6 +196,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None):
     return from_numpy(np.broadcast_to(matrix, batch + (rows, cols)))
 
 
+@export("tf")
 def linspace(start, stop, num, axis=0, name=None):
     """`num` evenly spaced values from `start` to `stop`, both included (TensorFlow's
     linspace: start + k * (stop - start) / (num - 1) in float32, with the ends exact).

@@ -13,6 +13,7 @@ import string
 import numpy as np
 
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.registry import export
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
 from .matmul import matmul
@@ -143,6 +144,7 @@ def _sum_out(x, labels, needed):
     return reduce_sum(x, axis=drop), "".join(c for k, c in enumerate(labels) if k not in drop)
 
 
+@export("tf", "math", "linalg")
 def einsum(equation, *inputs, name=None):
     """Einstein summation (TensorFlow's einsum): 'ij,jk->ik' (matmul), 'bij,bjk->bik',
     'ij->ji', 'ij->' , 'i,j->ij', 'ii->i' (diagonals), '...ij,...jk->...ik', implicit

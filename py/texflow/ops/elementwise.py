@@ -111,7 +111,7 @@ mul = binary("mul", "arith", "a * b", lambda dy, a, b, y: (mul(dy, b), mul(dy, a
              numpy=npk.mul, exports=_ALL + ("tf.multiply", "math.multiply"))
 div = binary("div", "float", "a / b (true division, float32 result)",
              lambda dy, a, b, y: (div(dy, b), neg(div(mul(dy, y), b))), numpy=npk.div,
-             exports=_ALL + ("tf.divide", "math.divide", "math.truediv"))
+             exports=_ALL + ("tf.divide", "tf.truediv", "math.divide", "math.truediv"))
 _pow = binary("pow", "arith", "a ** b", lambda dy, a, b, y: _pow_grad(dy, a, b, y),
               numpy=npk.pow)
 maximum = binary("maximum", "arith", "The larger of a and b",

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..dtypes import bool_, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op, run_view
 from ..errors import InvalidArgumentError
 from .movement import pad, reshape
@@ -149,6 +149,7 @@ def _ints(name, values):
     return tuple(int(v) for v in values)
 
 
+@export("tf")
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
                   new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
     """TensorFlow's strided slice: elements begin[i]:end[i]:strides[i] on each axis, with

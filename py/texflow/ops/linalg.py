@@ -7,7 +7,7 @@ import numpy as np
 
 from ..dtypes import float32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
@@ -42,6 +42,7 @@ def _tensordot_axes(axes, a, b):
     return ([v % len(a.shape) for v in a_axes], [v % len(b.shape) for v in b_axes])
 
 
+@export("tf", "math", "linalg")
 def tensordot(a, b, axes, name=None):
     """Sums the products of `a` and `b` over the axes `axes` pairs up (an int N: the last
     N of a with the first N of b), TensorFlow's tensordot: a transpose, a reshape and one
@@ -80,6 +81,7 @@ _matrix_norm2_vectors = def_op("matrix_norm2_vectors",
                                host_only=True)
 
 
+@export("tf", "math", "linalg")
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """A vector norm (ord 'euclidean', 1, 2, np.inf or any p > 0; over all entries when
     axis is None, else along one axis) or a matrix norm (axis a pair: 'fro',
@@ -136,6 +138,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
 
 # -- clipping ----------------------------------------------------------------------------
 
+@export("math", "linalg")
 def global_norm(t_list, name=None):
     """sqrt of the sum of the squares of every entry of every tensor in `t_list` (None
     entries are skipped), TensorFlow's global_norm.
@@ -153,6 +156,7 @@ def global_norm(t_list, name=None):
     return ew.sqrt(ew.mul(rd.sum(stack(halves)), 2.0))
 
 
+@export("tf")
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """The tensors of `t_list` scaled by clip_norm / max(global_norm, clip_norm), and the
     global norm (TensorFlow's: an infinite or NaN norm makes every entry NaN).
@@ -171,6 +175,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return [None if t is None else ew.mul(_as_array(t), scale) for t in t_list], norm_
 
 
+@export("tf")
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """`t` scaled down so that its L2 norm over `axes` (all axes when None) is at most
     `clip_norm` (TensorFlow's clip_by_norm; a zero norm leaves t as it is).

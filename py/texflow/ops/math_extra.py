@@ -4,11 +4,13 @@ differentiates on every backend without kernels of its own."""
 
 from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray
+from ..engine.registry import export
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
 from .reduce import sum as reduce_sum
 
 
+@export("math")
 def squared_difference(x, y, name=None):
     """(x - y) ** 2 elementwise, broadcasting (tf.math.squared_difference): float32 or
     int32 operands of one dtype, as in TensorFlow.
@@ -25,6 +27,7 @@ def squared_difference(x, y, name=None):
     return ew.square(ew.sub(x, y))
 
 
+@export("math")
 def divide_no_nan(x, y, name=None):
     """x / y, and 0 where y is 0 (even when x is 0, inf or NaN): tf.math.divide_no_nan.
     Int operands divide as float32 (TensorFlow converts them to floats too).
@@ -42,6 +45,7 @@ def divide_no_nan(x, y, name=None):
     return ew.where(zero, 0.0, ew.div(x, ew.where(zero, 1.0, y)))
 
 
+@export("tf", "math")
 def round(x, name=None):  # noqa: A001  (tf.math.round)
     """`x` rounded to the nearest integer, halves to the even one (tf.math.round, banker's
     rounding); int32 tensors come back unchanged; NaN and inf stay.
@@ -62,6 +66,7 @@ def round(x, name=None):  # noqa: A001  (tf.math.round)
     return ew.where(ew.is_finite(x), out, x)  # floor(inf) - inf is NaN: keep inf, NaN
 
 
+@export("math", "nn")
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """x / sqrt(max(sum(x ** 2, axis), epsilon)) (tf.math.l2_normalize, tf.nn.l2_normalize):
     `axis` an int, a list of ints or None (all axes); float tensors only.

@@ -3,7 +3,7 @@
 from .. import dtypes
 from ..dtypes import bool_
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import OpDTypeError, ShapeError
 from .grad_util import unbroadcast
@@ -55,6 +55,7 @@ def _matmul_grad(dy, inputs, y, attrs, needs=(True, True)):
 _matmul = def_op("matmul", _matmul_infer, grad=_matmul_grad, grad_needs=True)
 
 
+@export("tf", "math", "linalg", "dl")
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """The matrix product of `a` and `b` (`a @ b`).
 

@@ -4,7 +4,7 @@ reverse, slice, pad, tile, concat/stack, gather and its gradient unsorted_segmen
 import numpy as np
 
 from ..engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op, run_view
 from ..errors import InvalidArgumentError, ShapeError
 from .grad_util import unbroadcast
@@ -38,14 +38,11 @@ def infer_reshape(shape, size):
     return tuple(int(d) for d in dims)
 
 
-def _reshape_infer(inputs, attrs):
-    return attrs["shape"], inputs[0].dtype
-
-
-_reshape = def_op("reshape", _reshape_infer,
+_reshape = def_op("reshape", lambda inputs, attrs: (attrs["shape"], inputs[0].dtype),
                   grad=lambda dy, inputs, y, attrs: (reshape(dy, inputs[0].shape),))
 
 
+@export("tf", "dl")
 def reshape(x, shape, name=None):
     """`x` with a new shape holding the same elements; shares `x`'s data (no copy).
 
@@ -59,11 +56,13 @@ def reshape(x, shape, name=None):
     return run_view(_reshape, x, shape, {"shape": shape})
 
 
+@export("tf", "dl")
 def flatten(x):
     """`x` as a rank-1 view."""
     return reshape(x, (-1,))
 
 
+@export("tf", "dl")
 def expand_dims(x, axis, name=None):
     """`x` with a new axis of size 1 inserted at `axis` (a view)."""
     x = _as_array(x)
@@ -74,6 +73,7 @@ def expand_dims(x, axis, name=None):
     return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
 
 
+@export("tf", "dl")
 def squeeze(x, axis=None, name=None):
     """`x` without axes of size 1 (only `axis` when given; a view)."""
     x = _as_array(x)
@@ -105,6 +105,7 @@ def _transpose_grad(dy, inputs, y, attrs):
 _transpose = def_op("transpose", _transpose_infer, grad=_transpose_grad)
 
 
+@export("tf", "dl")
 def transpose(x, perm=None, conjugate=False, name=None):
     """`x` with its axes permuted: axis i of the result is axis perm[i] of `x`.
 
@@ -145,6 +146,7 @@ _broadcast_to = def_op("broadcast_to", _broadcast_to_infer,
                        grad=lambda dy, inputs, y, attrs: (unbroadcast(dy, inputs[0].shape),))
 
 
+@export("tf", "dl")
 def broadcast_to(x, shape, name=None):
     """`x` repeated along broadcast axes to `shape` (numpy's broadcast_to, as a new array).
 
@@ -158,14 +160,11 @@ def broadcast_to(x, shape, name=None):
     return run_op(_broadcast_to, (x,), {"shape": shape})
 
 
-def _reverse_infer(inputs, attrs):
-    return inputs[0].shape, inputs[0].dtype
-
-
-_reverse = def_op("reverse", _reverse_infer,
+_reverse = def_op("reverse", lambda inputs, attrs: (inputs[0].shape, inputs[0].dtype),
                   grad=lambda dy, inputs, y, attrs: (run_op(_reverse, (dy,), attrs),))
 
 
+@export("tf")
 def reverse(tensor, axis, name=None):
     """`tensor` with the order of its elements reversed along each axis in the list
     `axis` (TensorFlow's reverse; negative axes count from the end).
@@ -193,19 +192,17 @@ def reverse(tensor, axis, name=None):
 
 # -- slice, pad, tile, concat -------------------------------------------------------
 
-def _slice_infer(inputs, attrs):
-    return attrs["size"], inputs[0].dtype
-
-
 def _slice_grad(dy, inputs, y, attrs):
     x = inputs[0]
     pads = tuple((b, n - b - s) for b, s, n in zip(attrs["begin"], attrs["size"], x.shape))
     return (pad(dy, pads),)
 
 
-_slice = def_op("slice", _slice_infer, grad=_slice_grad)
+_slice = def_op("slice", lambda inputs, attrs: (attrs["size"], inputs[0].dtype),
+                grad=_slice_grad)
 
 
+@export("tf", "dl")
 def slice(x, begin, size, name=None):  # noqa: A001  (tf.slice)
     """The block of `x` starting at `begin` with `size` (-1: to the end), tf.slice.
 
@@ -238,6 +235,7 @@ def _pad_grad(dy, inputs, y, attrs):
 _pad = def_op("pad", _pad_infer, grad=_pad_grad)
 
 
+@export("tf", "dl")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """`tensor` with `paddings[i] = (before, after)` elements added on each side of axis
     i (tf.pad): `constant_values` (mode 'CONSTANT'), or the tensor mirrored without
@@ -298,6 +296,7 @@ def _tile_grad(dy, inputs, y, attrs):
 _tile = def_op("tile", _tile_infer, grad=_tile_grad)
 
 
+@export("tf", "dl")
 def tile(x, multiples, name=None):
     """`x` repeated `multiples[i]` times along axis i (tf.tile).
 
@@ -341,6 +340,7 @@ def _concat_grad(dy, inputs, y, attrs):
 _concat = def_op("concat", _concat_infer, grad=_concat_grad)
 
 
+@export("tf", "dl")
 def concat(values, axis=0, name=None):
     """Arrays joined along an existing `axis` (tf.concat); shapes match elsewhere.
 
@@ -360,6 +360,7 @@ def concat(values, axis=0, name=None):
     return run_op(_concat, tuple(values), {"axis": axis % rank})
 
 
+@export("tf", "dl")
 def stack(values, axis=0, name=None):
     """Arrays of one shape joined along a new `axis` (tf.stack).
 
@@ -380,6 +381,7 @@ def stack(values, axis=0, name=None):
     return concat([expand_dims(v, axis % rank) for v in values], axis % rank)
 
 
+@export("tf")
 def unstack(x, num=None, axis=0, name=None):
     """The slices of `x` along `axis`, each without that axis (tf.unstack); `num`, when
     given, must be that axis's size."""
@@ -428,6 +430,7 @@ def _gather_grad(dy, inputs, y, attrs):
 _gather = def_op("gather", _gather_infer, grad=_gather_grad)
 
 
+@export("tf")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Slices of `params` along `axis` (default `batch_dims`) picked by int32 `indices`
     (tf.gather). With `batch_dims` b, the first b dimensions of params and indices are
@@ -498,6 +501,7 @@ def _segment_grad(dy, inputs, y, attrs):
 _segment_sum = def_op("unsorted_segment_sum", _segment_infer, grad=_segment_grad)
 
 
+@export("tf", "math", "dl")
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Sums of the rows of `data` grouped by 1-D int32 `segment_ids`, TensorFlow's
     unsorted_segment_sum: negative ids are dropped, an id >= num_segments raises

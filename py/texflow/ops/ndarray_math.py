@@ -9,14 +9,12 @@ next to texflow's (`math.mul`, `math.matmul`, ...).
 import warnings
 
 from ..engine import context, scope as scopes
-from ..engine.registry import install_exports
 from ..engine.ndarray import NDArray
+from ..engine.registry import install_exports
 from ..errors import BackendError, ScopeError, ShapeError, missing_attribute
-from . import conv as cv
 from . import elementwise as ew
 from . import matmul as mm
 from . import movement as mv
-from . import nn
 from . import reduce as rd
 
 
@@ -26,28 +24,15 @@ class MatrixOrientation:
     TRANSPOSED = 1
 
 
-_OPS = {
-    **{name: getattr(rd, name) for name in (
-        "sum", "mean", "max", "min", "logsumexp")},
-    **{name: getattr(mv, name) for name in (
-        "reshape", "transpose", "broadcast_to", "slice", "tile", "concat", "stack",
-        "unsorted_segment_sum", "expand_dims", "squeeze", "flatten")},
-    # the math object's gather takes the axis third (tf.gather's third is validate_indices)
-    "gather": lambda x, indices, axis=0: mv.gather(x, indices, axis=axis),
-    "pad": lambda x, paddings, constant_values=0: mv.pad(x, paddings,
-                                                         constant_values=constant_values),
-    **{name: getattr(nn, name) for name in (
-        "softmax", "log_softmax", "softmax_cross_entropy_with_logits",
-        "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
-        "leaky_relu", "clip_by_value", "one_hot", "moments", "batch_normalization", "dropout",
-        "stop_gradient", "categorical_crossentropy", "sparse_categorical_crossentropy",
-        "binary_crossentropy")},
-    **{name: getattr(cv, name) for name in ("conv2d", "max_pool", "avg_pool")},
-    "matmul": mm.matmul,
-}
-# Elementwise ops published as "dl" where they are declared (ops/elementwise.py), and any
-# declared later, are math object methods and Graph methods too.
+# Ops published as "dl" where they are defined (`@export("dl")`, or an elementwise
+# declaration's exports), and any defined later, are math object and Graph methods.
+_OPS = {}
 install_exports("dl", _OPS.__setitem__)
+# the math object's gather takes the axis third (tf.gather's third is validate_indices)
+_OPS["gather"] = lambda x, indices, axis=0: mv.gather(x, indices, axis=axis)
+# and its pad the constant third (tf.pad's third is the mode)
+_OPS["pad"] = lambda x, paddings, constant_values=0: mv.pad(x, paddings,
+                                                         constant_values=constant_values)
 
 
 def _same_shape(name, a, b):

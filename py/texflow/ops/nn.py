@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes
 from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_view
 from ..engine.trace import fresh_each_call
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
@@ -34,12 +34,14 @@ _stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
                                                                  inputs[0].dtype))
 
 
+@export("tf", "dl")
 def stop_gradient(x, name=None):
     """`x` itself (no copy), with no gradient flowing through it."""
     x = _as_array(x)
     return run_view(_stop_gradient, x, x.shape)
 
 
+@export("tf", "math", "nn", "dl")
 def log_softmax(logits, axis=-1, name=None):
     """log(softmax(logits)) along `axis`, computed stably.
 
@@ -50,6 +52,7 @@ def log_softmax(logits, axis=-1, name=None):
     return ew.sub(logits, rd.logsumexp(logits, axis=axis, keepdims=True))
 
 
+@export("tf", "math", "nn", "dl")
 def softmax(logits, axis=-1, name=None):
     """exp(logits) normalized to sum to 1 along `axis`.
 
@@ -59,6 +62,7 @@ def softmax(logits, axis=-1, name=None):
     return ew.exp(log_softmax(_float(logits, "softmax"), axis))
 
 
+@export("tf", "nn", "dl")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """-sum(labels * log_softmax(logits)) along `axis` (labels: a distribution)."""
     labels, logits = _float(labels, "softmax_cross_entropy"), _float(logits,
@@ -69,6 +73,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return ew.neg(rd.sum(ew.mul(labels, log_softmax(logits, axis)), axis=axis))
 
 
+@export("tf", "nn", "dl")
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross-entropy of int32 class `labels` [batch...] against `logits` [batch..., classes].
 
@@ -95,6 +100,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return ew.where(valid, loss, float("nan"))
 
 
+@export("tf", "nn", "dl")
 def sigmoid_cross_entropy_with_logits(labels, logits, name=None):
     """Binary cross-entropy on logits: max(x, 0) - x * z + log(1 + exp(-|x|))."""
     labels = _float(labels, "sigmoid_cross_entropy")
@@ -106,12 +112,14 @@ def sigmoid_cross_entropy_with_logits(labels, logits, name=None):
     return ew.add(ew.sub(ew.relu(logits), ew.mul(logits, labels)), softplus_neg_abs)
 
 
+@export("tf", "nn", "dl")
 def leaky_relu(x, alpha=0.2, name=None):
     """x if x > 0 else alpha * x (TensorFlow's default alpha is 0.2)."""
     x = _as_array(x)
     return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
 
 
+@export("nn", "nn.swish")
 def silu(features, beta=1.0):
     """features * sigmoid(beta * features) (TensorFlow's silu, also `tf.nn.swish`).
 
@@ -125,6 +133,7 @@ def silu(features, beta=1.0):
 swish = silu
 
 
+@export("nn")
 def gelu(features, approximate=False, name=None):
     """The Gaussian error linear unit, TensorFlow's formulas: 0.5 x erfc(-x / sqrt(2)),
     or with `approximate` 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
@@ -139,6 +148,7 @@ def gelu(features, approximate=False, name=None):
     return ew.mul(ew.mul(x, 0.5), ew.erfc(ew.mul(x, -0.7071067811865476)))
 
 
+@export("nn")
 def l2_loss(t, name=None):
     """sum(t ** 2) / 2, TensorFlow's l2_loss (float32 only).
 
@@ -149,6 +159,7 @@ def l2_loss(t, name=None):
     return ew.mul(rd.sum(ew.square(t)), 0.5)
 
 
+@export("nn")
 def bias_add(value, bias, data_format=None, name=None):
     """`value` plus a 1-D `bias` along its channel axis: the last one, or axis 1 for a
     data_format starting 'NC' (TensorFlow's bias_add).
@@ -184,6 +195,7 @@ def set_replica_counter(fn):
     _replicas[0] = fn
 
 
+@export("nn")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
     """sum(per_example_loss * sample_weight) / global_batch_size, TensorFlow's
     tf.nn.compute_average_loss: the global batch size defaults to the first dimension
@@ -226,11 +238,13 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     return ew.div(total, float(global_batch_size))
 
 
+@export("tf", "dl")
 def clip_by_value(x, clip_value_min, clip_value_max, name=None):
     """`x` limited to [clip_value_min, clip_value_max]."""
     return ew.minimum(ew.maximum(_as_array(x), clip_value_min), clip_value_max)
 
 
+@export("tf", "dl")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """`on_value` (default 1) where the new axis equals the int32 index, else `off_value`
     (default 0); out-of-range indices give a row of `off_value`, as in TensorFlow. The
@@ -270,6 +284,7 @@ def _one_hot_dtype(on_value, off_value, dtype):
     return given[0] if given else float32
 
 
+@export("tf", "nn", "dl")
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """(mean, variance) of `x` over `axes` (the variance about the mean, biased; `shift`
     is unused, as in TensorFlow)."""
@@ -282,6 +297,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     return mean, variance
 
 
+@export("tf", "nn", "dl")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """(x - mean) / sqrt(variance + epsilon) * scale + offset; offset/scale may be None."""
     inv = ew.rsqrt(ew.add(variance, float(variance_epsilon)))
@@ -294,6 +310,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
 _dropout_calls = {}
 
 
+@export("tf", "nn", "dl")
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes elements with probability `rate` and scales the rest by 1 / (1 - rate).
 
@@ -340,6 +357,7 @@ def _class_labels(labels, logits, name):
     return labels
 
 
+@export("tf", "dl")
 def categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     """Cross-entropy between distributions `y_true` and predictions (Keras's loss):
     per example, summed over `axis`. Probabilities are normalised to sum to 1 and
@@ -360,6 +378,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     return ew.neg(rd.sum(ew.mul(y_true, ew.log(p)), axis=axis))
 
 
+@export("tf", "dl")
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     """Cross-entropy of integer class labels against predictions over the last axis
     (Keras's loss); labels may be [batch] or [batch, 1], ints or integral floats.
@@ -375,6 +394,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     return sparse_softmax_cross_entropy_with_logits(labels, logp)
 
 
+@export("tf", "dl")
 def binary_crossentropy(y_true, y_pred, from_logits=False):
     """Binary cross-entropy averaged over the last axis (Keras's loss); probabilities are
     clipped to [1e-7, 1 - 1e-7], logits go through the stable sigmoid form.

@@ -9,7 +9,7 @@ lowest value (-inf for float32), min the highest, mean NaN.
 from .. import dtypes
 from ..dtypes import bool_, float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..engine.scope import scope
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
@@ -91,6 +91,7 @@ def _reduction(op, x, axis, keepdims):
     return run_op(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
 
 
+@export("tf", "math", "dl", "tf.reduce_sum", "math.reduce_sum")
 def sum(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
     """The sum of elements along `axis` (all axes when None).
 
@@ -102,6 +103,7 @@ def sum(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
     return _reduction(_sum, x, axis, keepdims)
 
 
+@export("tf", "math")
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     """The product of elements along `axis` (all axes when None); 1 for none.
 
@@ -111,6 +113,7 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     return _reduction(_prod, input_tensor, axis, keepdims)
 
 
+@export("tf", "math")
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     """True where any element along `axis` is true (False for none); bool input only.
 
@@ -120,6 +123,7 @@ def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     return _reduction(_max, ew.expect_dtype(input_tensor, "reduce_any", (bool_,)), axis, keepdims)
 
 
+@export("tf", "math")
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     """True where every element along `axis` is true (True for none); bool input only.
 
@@ -129,6 +133,7 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     return _reduction(_min, ew.expect_dtype(input_tensor, "reduce_all", (bool_,)), axis, keepdims)
 
 
+@export("math")
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The variance (mean squared deviation from the mean) along `axis`; float32 only.
 
@@ -146,6 +151,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     return scope(body)
 
 
+@export("math")
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """The standard deviation along `axis`: sqrt(reduce_variance); float32 only."""
     x = _as_array(input_tensor)
@@ -154,6 +160,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     return ew.sqrt(reduce_variance(x, axis, keepdims))
 
 
+@export("tf", "math", "dl", "tf.reduce_max", "math.reduce_max")
 def max(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.max)
     """The largest element along `axis`; NaN wins, as in numpy.
 
@@ -163,6 +170,7 @@ def max(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.max)
     return _reduction(_max, x, axis, keepdims)
 
 
+@export("tf", "math", "dl", "tf.reduce_min", "math.reduce_min")
 def min(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.min)
     """The smallest element along `axis`; NaN wins, as in numpy.
 
@@ -172,6 +180,7 @@ def min(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.min)
     return _reduction(_min, x, axis, keepdims)
 
 
+@export("tf", "math", "dl", "tf.reduce_mean", "math.reduce_mean")
 def mean(x, axis=None, keepdims=False, name=None):
     """The arithmetic mean along `axis`, as float32 (also for int input).
 
@@ -253,6 +262,7 @@ def _tf_arg(op, input, axis, output_type):  # noqa: A002
     return run_op(op, (x,), {"axis": axis % rank, "keepdims": False})
 
 
+@export("tf", "math")
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """TensorFlow's argmax: the index of the largest value along `axis` (axis 0 when
     None; the deeplearn.js math objects' `arg_max` flattens instead). Ties give the
@@ -265,6 +275,7 @@ def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     return _tf_arg(_argmax, input, axis, output_type)
 
 
+@export("tf", "math")
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """TensorFlow's argmin: the index of the smallest value along `axis` (see argmax).
 
@@ -274,6 +285,7 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     return _tf_arg(_argmin, input, axis, output_type)
 
 
+@export("tf", "math", "dl", "tf.reduce_logsumexp", "math.reduce_logsumexp")
 def logsumexp(x, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) along `axis`, computed stably (TensorFlow's reduce_logsumexp).
 

@@ -7,7 +7,7 @@ rounding differs from TensorFlow's sequential sum by a few ulps of the running t
 """
 
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
@@ -47,6 +47,7 @@ def _scan(op, x, axis, exclusive, reverse):
                              "reverse": bool(reverse)})
 
 
+@export("tf", "math")
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running sums along `axis` (TensorFlow's cumsum). `exclusive` leaves out each
     element itself (the first result is 0); `reverse` sums from the end.
@@ -57,6 +58,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     return _scan(_cumsum, x, axis, exclusive, reverse)
 
 
+@export("math")
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running products along `axis` (TensorFlow's cumprod); see `cumsum`.
 

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from ..dtypes import bool_, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op
+from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
 from .movement import slice as slice_
@@ -78,6 +78,7 @@ def _along_last(x, axis, name, fn):
     return transpose(fn(transpose(x, swap)), swap)
 
 
+@export("tf")
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """`values` sorted along `axis` (TensorFlow's sort; see the module for ties and NaN).
 
@@ -92,6 +93,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     return _along_last(x, axis, "sort", last)
 
 
+@export("tf")
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """The int32 indices that sort `values` along `axis`; always stable (equal values keep
     their order), which TensorFlow's `stable=True` asks for.
@@ -105,6 +107,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
                        lambda v: run_op(_argsort, (v,), {"descending": descending}))
 
 
+@export("math", "nn")
 def top_k(input, k=1, sorted=True, index_type=int32, name=None):  # noqa: A002
     """The `k` largest entries of each row (last axis) and their int32 indices, largest
     first, ties in index order (TensorFlow's top_k; with sorted=False TensorFlow's order
