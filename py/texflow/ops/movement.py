@@ -258,24 +258,10 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         raise ShapeError(f"pad: paddings {[list(p) for p in pairs]} need {len(x.shape)} "
                          f"non-negative pairs for shape {list(x.shape)}")
     if mode != "CONSTANT":
-        return _mirror_pad(x, pairs, mode)
+        from .composed import mirror_pad  # composed.py builds on this module
+        return mirror_pad(x, pairs, mode)
     value = constant_values.item() if hasattr(constant_values, "item") else constant_values
     return run_op(_pad, (x,), {"paddings": pairs, "constant_values": value})
-
-
-def _mirror_pad(x, pairs, mode):
-    edge = 0 if mode == "SYMMETRIC" else 1  # REFLECT leaves the edge out
-    for axis, (before, after) in enumerate(pairs):
-        n = x.shape[axis]
-        if max(before, after) > n - edge:
-            must, got = ("no greater than", "greater than") if edge == 0 else \
-                ("less than", "not less than")
-            raise InvalidArgumentError(f"paddings must be {must} the dimension size: "
-                                       f"{before}, {after} {got} {n}")
-        if before or after:
-            source = np.pad(np.arange(n, dtype=np.int32), (before, after), mode=mode.lower())
-            x = gather(x, from_numpy(source), axis=axis)
-    return x
 
 
 def _tile_infer(inputs, attrs):
@@ -449,34 +435,13 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     batch_dims = int(batch_dims)
     axis = batch_dims if axis is None else int(axis)
     if batch_dims:
-        return _batch_gather(params, indices, axis, batch_dims)
+        from .composed import batch_gather  # composed.py builds on this module
+        return batch_gather(params, indices, axis, batch_dims)
     if not -rank <= axis < rank:
         raise ShapeError(f"gather: axis {axis} is out of range for params of shape "
                          f"{list(params.shape)}")
     check_gather(indices, params.shape[axis % rank])
     return run_op(_gather, (params, indices), {"axis": axis % rank})
-
-
-def _batch_gather(params, indices, axis, batch_dims):
-    from .array_ops import gather_nd
-    rank, irank = len(params.shape), len(indices.shape)
-    b = batch_dims + irank if batch_dims < 0 else batch_dims
-    a = axis + rank if axis < 0 else axis
-    if not 0 <= b <= irank or not b <= a < rank:
-        raise InvalidArgumentError(f"gather: batch_dims={batch_dims} must be in [-{irank}, "
-                                   f"{irank}] and <= axis={axis} < {rank} (params shape "
-                                   f"{list(params.shape)}, indices shape "
-                                   f"{list(indices.shape)})")
-    check_gather(indices, params.shape[a])
-    if a > b:  # bring the gathered axis next to the batch dimensions, and back after
-        params = transpose(params, list(range(b)) + [a] + list(range(b, a)) +
-                           list(range(a + 1, rank)))
-    out = gather_nd(params, expand_dims(indices, -1), b)
-    if a > b:
-        k = irank - b
-        out = transpose(out, list(range(b)) + list(range(b + k, a + k)) +
-                        list(range(b, b + k)) + list(range(a + k, len(out.shape))))
-    return out
 
 
 def _segment_infer(inputs, attrs):
