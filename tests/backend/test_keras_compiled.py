@@ -132,3 +132,22 @@ def test_schedules_and_host_reads_in_compiled_fit():
     step = model._compiled_steps["train"]
     assert any("cannot be traced" in str(w.message) for w in caught) and step.eager_reason
     assert np.isfinite(history.history["loss"][0])
+
+
+@each_backend
+def test_fit_under_a_strategy_compiles_the_whole_step():
+    weights = _model().get_weights()
+    runs = []
+    for eager in (True, False):
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = _model(weights)
+            model.compile(tf.keras.optimizers.Adam(0.05), loss="mse", run_eagerly=eager)
+        history = model.fit(X, np.ones((46, 3), np.float32), batch_size=16, epochs=2,
+                            shuffle=False, verbose=0)
+        runs.append((history.history["loss"], model.get_weights(), model))
+    _close(runs[1][0], runs[0][0], "losses")
+    for a, b in zip(runs[1][1], runs[0][1], strict=True):
+        _close(a, b, "weights")
+    step = runs[1][2]._compiled_steps["train"]
+    assert step.tracing_count == 2 and step.eager_reason is None, step.tracing_count
