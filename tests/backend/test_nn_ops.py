@@ -90,7 +90,7 @@ def test_slice_pad_tile():
             _close(_np(tf.slice, tf.array(x), begin, size), oracle_nn.slice(x, begin, size),
                    f"slice({dtype}, {begin}, {size})")
         for pads, value in (([[1, 0], [0, 2], [3, 1]], 0), ([[0, 0], [1, 1], [0, 0]], 1)):
-            _close(_np(tf.pad, tf.array(x), pads, value),
+            _close(_np(tf.pad, tf.array(x), pads, constant_values=value),
                    oracle_nn.pad(x, pads, np.asarray(value).astype(x.dtype)),
                    f"pad({dtype}, {pads}, {value})")
         for multiples in ([1, 1, 1], [2, 1, 3], [1, 3, 1]):

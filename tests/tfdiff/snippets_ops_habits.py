@@ -155,6 +155,22 @@ SNIPPETS = {
                              "'VALID', data_format='NCHW')", {"match": ["NHWC"]}),
     "signatures/pool_nchw": ("tf.nn.max_pool2d(tf.ones([1, 1, 4, 4]), 2, 2, 'VALID', "
                              "data_format='NCHW')", {"match": ["NHWC"]}),
+    "signatures/pad_modes": "x = tf.reshape(tf.range(6.0), [2, 3])\n"
+                            "(tf.pad(x, [[1, 1], [2, 2]], 'REFLECT'), tf.pad(x, [[2, 0], [3, 1]], "
+                            "'SYMMETRIC'), tf.pad(x, [[0, 0], [1, 1]], 'CONSTANT', 7.0), "
+                            "tf.pad(x, [[0, 1], [0, 0]], mode='reflect'), "
+                            "tf.pad(tf.range(3), [[0, 2]], constant_values=-1))",
+    "signatures/pad_gradient": "x = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape() as t:\n"
+                               "    y = tf.reduce_sum(tf.pad(x, [[2, 1]], 'REFLECT') * "
+                               "tf.range(6.0))\nt.gradient(y, x)",
+    "signatures/pad_reflect_error": ("tf.pad(tf.ones([2, 3]), [[0, 0], [3, 0]], 'REFLECT')",
+                                     {"match": ["paddings must be less than the dimension size",
+                                                "3, 0 not less than 3"]}),
+    "signatures/pad_symmetric_error": ("tf.pad(tf.ones([2, 3]), [[0, 0], [4, 0]], 'SYMMETRIC')",
+                                       {"match": ["no greater than the dimension size",
+                                                  "4, 0 greater than 3"]}),
+    "signatures/pad_mode_error": ("tf.pad(tf.ones([2]), [[1, 0]], 'WRAP')",
+                                  {"match": ["`mode`", "WRAP"]}),
     "signatures/unstack_num_error": ("tf.unstack(tf.ones([2, 3]), num=3)",
                                      {"match": ["must equal 3"]}),
 }

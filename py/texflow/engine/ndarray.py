@@ -283,18 +283,13 @@ class NDArray:
         return None
 
     def __str__(self):
-        state = self._unreadable()
-        if state is not None:
-            return f"tf.Tensor({state}, shape={self.shape}, dtype={self.dtype.name})"
-        return (f"tf.Tensor({self._value_text(False)}, shape={self.shape}, "
-                f"dtype={self.dtype.name})")
+        text = self._unreadable() or self._value_text(False)
+        return f"tf.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})"
 
     def __repr__(self):
         state = self._unreadable()
-        if state is not None:
-            return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name} {state}>"
-        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
-                f"numpy={self._value_text(True)}>")
+        tail = f" {state}" if state else f", numpy={self._value_text(True)}"
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}{tail}>"
 
     def __format__(self, format_spec):
         # as TensorFlow: numpy's formatting (a format spec works on a scalar only)

@@ -15,9 +15,12 @@ from ..engine.registry import export
 from ..errors import InvalidArgumentError
 from ..tensor_shape import TensorShape
 from . import elementwise as ew
+from .array_ops import gather_nd
 from .declare import FLOAT, expect_dtype
+from .index_checks import check_gather
 from .linalg import clip_by_norm
-from .movement import broadcast_to, gather, reshape, unsorted_segment_sum
+from .movement import (broadcast_to, expand_dims, gather, reshape, transpose,
+                       unsorted_segment_sum)
 from .reduce import max as reduce_max
 from .reduce import sum as reduce_sum
 
@@ -266,3 +269,45 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     if max_norm is not None:
         rows = clip_by_norm(rows, max_norm, axes=[-1])
     return rows
+
+
+# -- movement.py's gather with batch_dims and pad's mirror modes ---------------------------
+
+def batch_gather(params, indices, axis, batch_dims):
+    """tf.gather with batch_dims (movement.gather's): gather_nd over the batch
+    dimensions, the gathered axis moved next to them and back."""
+    rank, irank = len(params.shape), len(indices.shape)
+    b = batch_dims + irank if batch_dims < 0 else batch_dims
+    a = axis + rank if axis < 0 else axis
+    if not 0 <= b <= irank or not b <= a < rank:
+        raise InvalidArgumentError(f"gather: batch_dims={batch_dims} must be in [-{irank}, "
+                                   f"{irank}] and <= axis={axis} < {rank} (params shape "
+                                   f"{list(params.shape)}, indices shape "
+                                   f"{list(indices.shape)})")
+    check_gather(indices, params.shape[a])
+    if a > b:  # bring the gathered axis next to the batch dimensions, and back after
+        params = transpose(params, list(range(b)) + [a] + list(range(b, a)) +
+                           list(range(a + 1, rank)))
+    out = gather_nd(params, expand_dims(indices, -1), b)
+    if a > b:
+        k = irank - b
+        out = transpose(out, list(range(b)) + list(range(b + k, a + k)) +
+                        list(range(b, b + k)) + list(range(a + k, len(out.shape))))
+    return out
+
+
+def mirror_pad(x, pairs, mode):
+    """tf.pad's REFLECT and SYMMETRIC modes (movement.pad's): a gather along each padded
+    axis of the positions numpy's pad of an index range gives."""
+    edge = 0 if mode == "SYMMETRIC" else 1  # REFLECT leaves the edge out
+    for axis, (before, after) in enumerate(pairs):
+        n = x.shape[axis]
+        if max(before, after) > n - edge:
+            must, got = ("no greater than", "greater than") if edge == 0 else \
+                ("less than", "not less than")
+            raise InvalidArgumentError(f"paddings must be {must} the dimension size: "
+                                       f"{before}, {after} {got} {n}")
+        if before or after:
+            source = np.pad(np.arange(n, dtype=np.int32), (before, after), mode=mode.lower())
+            x = gather(x, from_numpy(source), axis=axis)
+    return x

@@ -236,16 +236,19 @@ _pad = def_op("pad", _pad_infer, grad=_pad_grad)
 
 
 @export("tf", "dl")
-def pad(x, paddings, constant_values=0, mode="CONSTANT", name=None):
-    """`x` with `paddings[i] = (before, after)` elements of `constant_values` added
-    on each side of axis i (tf.pad; only mode 'CONSTANT').
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """`tensor` with `paddings[i] = (before, after)` elements added on each side of axis
+    i (tf.pad): `constant_values` (mode 'CONSTANT'), or the tensor mirrored without
+    ('REFLECT') or with ('SYMMETRIC') its edge, which gathers along each padded axis.
 
     >>> tf.pad(tf.array([1, 2]), [[1, 2]]).tolist()
     [0, 1, 2, 0, 0]
     """
-    x = _as_array(x)
-    if str(mode).upper() != "CONSTANT":
-        raise ShapeError(f"pad: only mode 'CONSTANT' is supported, received {mode!r}")
+    x = _as_array(tensor)
+    mode = str(mode).upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
+                         f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
     try:
         pairs = tuple((int(a), int(b)) for a, b in paddings)
     except (TypeError, ValueError):
@@ -254,6 +257,9 @@ def pad(x, paddings, constant_values=0, mode="CONSTANT", name=None):
     if len(pairs) != len(x.shape) or any(a < 0 or b < 0 for a, b in pairs):
         raise ShapeError(f"pad: paddings {[list(p) for p in pairs]} need {len(x.shape)} "
                          f"non-negative pairs for shape {list(x.shape)}")
+    if mode != "CONSTANT":
+        from .composed import mirror_pad  # composed.py builds on this module
+        return mirror_pad(x, pairs, mode)
     value = constant_values.item() if hasattr(constant_values, "item") else constant_values
     return run_op(_pad, (x,), {"paddings": pairs, "constant_values": value})
 
@@ -429,34 +435,13 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     batch_dims = int(batch_dims)
     axis = batch_dims if axis is None else int(axis)
     if batch_dims:
-        return _batch_gather(params, indices, axis, batch_dims)
+        from .composed import batch_gather  # composed.py builds on this module
+        return batch_gather(params, indices, axis, batch_dims)
     if not -rank <= axis < rank:
         raise ShapeError(f"gather: axis {axis} is out of range for params of shape "
                          f"{list(params.shape)}")
     check_gather(indices, params.shape[axis % rank])
     return run_op(_gather, (params, indices), {"axis": axis % rank})
-
-
-def _batch_gather(params, indices, axis, batch_dims):
-    from .array_ops import gather_nd
-    rank, irank = len(params.shape), len(indices.shape)
-    b = batch_dims + irank if batch_dims < 0 else batch_dims
-    a = axis + rank if axis < 0 else axis
-    if not 0 <= b <= irank or not b <= a < rank:
-        raise InvalidArgumentError(f"gather: batch_dims={batch_dims} must be in [-{irank}, "
-                                   f"{irank}] and <= axis={axis} < {rank} (params shape "
-                                   f"{list(params.shape)}, indices shape "
-                                   f"{list(indices.shape)})")
-    check_gather(indices, params.shape[a])
-    if a > b:  # bring the gathered axis next to the batch dimensions, and back after
-        params = transpose(params, list(range(b)) + [a] + list(range(b, a)) +
-                           list(range(a + 1, rank)))
-    out = gather_nd(params, expand_dims(indices, -1), b)
-    if a > b:
-        k = irank - b
-        out = transpose(out, list(range(b)) + list(range(b + k, a + k)) +
-                        list(range(b, b + k)) + list(range(a + k, len(out.shape))))
-    return out
 
 
 def _segment_infer(inputs, attrs):

@@ -30,6 +30,9 @@ _OPS = {}
 install_exports("dl", _OPS.__setitem__)
 # the math object's gather takes the axis third (tf.gather's third is validate_indices)
 _OPS["gather"] = lambda x, indices, axis=0: mv.gather(x, indices, axis=axis)
+# and its pad the constant third (tf.pad's third is the mode)
+_OPS["pad"] = lambda x, paddings, constant_values=0: mv.pad(x, paddings,
+                                                         constant_values=constant_values)
 
 
 def _same_shape(name, a, b):
