@@ -80,6 +80,24 @@ def test_results_held_by_the_caller_are_never_overwritten_by_later_ones(make_coo
             np.testing.assert_array_equal(y, np.full(n, 2 * step + 1, np.float32))
 
 
+def test_a_dropped_result_buffer_is_reused(make_coordinator):
+    # A fresh buffer of megabytes per call costs a page fault per page (README "Cost model").
+    import weakref
+    c = make_coordinator(1)  # one worker: no other group of this process takes the buffer
+
+    def body(g):
+        x = np.ones(300_000, np.float32)
+        y = g.all_reduce(x)
+        buffer = weakref.ref(y.base)
+        del y
+        z = g.all_reduce(x * 3)
+        return z.base is buffer(), z
+
+    reused, z = run_workers(c, 1, body)[0]
+    assert reused
+    np.testing.assert_array_equal(z, np.full(300_000, 3, np.float32))
+
+
 def test_one_coordinator_holds_64_workers_and_loses_nothing(make_coordinator):
     # The README's 64-worker run (scripts/collective_64.py: 100 all-reduces of 1M floats)
     # in small: 64 clients in this process, every element of every result checked.

@@ -83,3 +83,29 @@ def test_no_checkpoint_dir_says_so(make_coordinator):
         with pytest.raises(FailedPreconditionError, match="--checkpoint-dir"):
             g.save_checkpoint(1, {"state.npz": bytes(3 << 20)})
         assert g.all_reduce(np.ones(2, np.float32))[0] == 1
+
+
+def test_workers_that_close_leave_a_sharded_group_and_are_not_lost(make_coordinator):
+    # Each connection says bye: a shard whose data connection closes after a bye must not
+    # report the worker lost (the main process hears the bye on its own connection). The
+    # data connection is closed well before the main one here, as a loaded machine may.
+    from texflow.coordinator import wire
+    from texflow.distribute import _native
+    c = make_coordinator(2, shards=2)
+
+    def body(g):
+        g.all_reduce(np.ones(100_000, np.float32))
+        g.barrier()
+        shard = g._core.conns[1]
+        _native.run(shard.send(wire.control("bye")))
+        _native.run(shard.close())
+        time.sleep(0.5)
+
+    run_workers(c, 2, body)
+    deadline = time.time() + 10
+    while len([e for e in c.coordinator.events if e["event"] in ("left", "lost")]) < 2 and \
+            time.time() < deadline:
+        time.sleep(0.05)
+    ends = [(e["event"], e.get("reason")) for e in c.coordinator.events
+            if e["event"] in ("left", "lost")]
+    assert ends == [("left", "bye"), ("left", "bye")], ends

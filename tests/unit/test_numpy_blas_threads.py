@@ -33,3 +33,20 @@ def test_products_run_on_one_blas_thread_and_the_count_is_put_back():
         with tf.scope():
             got = tf.matmul(tf.array(a), tf.array(a.T)).numpy()
         assert np.array_equal(got, a @ a.T) and _blas_threads() == [2] * len(seen[0])
+
+
+def test_a_large_product_keeps_numpys_threads():
+    if not _blas_threads():
+        pytest.skip("numpy has no BLAS library threadpoolctl can see")
+    seen = []
+
+    def probe(a, b):
+        seen.append(_blas_threads())
+
+    work = blas.one_blas_thread(probe, work=lambda a, b: a * b)
+    with threadpoolctl.threadpool_limits(2, user_api="blas"):
+        work(1 << 10, 1 << 10)          # small: one thread
+        work(1 << 13, 1 << 13)          # 2**26 multiply-adds: numpy's threads
+        assert seen == [[1] * len(seen[0]), [2] * len(seen[0])]
+    assert matmul._matmul_work(np.zeros((2, 512, 512)), np.zeros((512, 64)), False, False) \
+        == 2 * 512 * 512 * 64

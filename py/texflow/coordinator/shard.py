@@ -78,6 +78,7 @@ class Shard:
 
     async def _handler(self, ws):
         watcher = None
+        said_bye = False
         try:
             hello = json.loads(await asyncio.wait_for(ws.recv(), 5))
             token = hello.get("token", "")
@@ -100,6 +101,10 @@ class Shard:
                     rank = await self._bind(ws, client_id, msg["rank"], msg["generation"])
                 elif msg["type"] == "abort":
                     await self.data.abort(rank, ws, int(msg["generation"]), int(msg["seq"]))
+                elif msg["type"] == "bye":  # the worker leaves; the main process hears it
+                    said_bye = True
+                    await ws.close(1000, "bye")
+                    break
                 else:
                     raise ValueError(f"unknown message type {msg['type']!r}")
         except ConnectionClosed:
@@ -115,7 +120,7 @@ class Shard:
             lost = [r for r, c in self.data.members.items() if c is ws]
             for r in lost:
                 del self.data.members[r]
-                if self.control is not None:
+                if self.control is not None and not said_bye:
                     try:
                         await self.control.send(wire.control(
                             "lost", rank=r, reason=self.reasons.pop(ws, None) or

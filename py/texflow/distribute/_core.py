@@ -450,12 +450,14 @@ class Core:
         self.closed = True
         if self._reconnecting is not None:
             self._reconnecting.cancel()
-        main = self.conns.get(0)
-        if main is not None and main.open:
-            try:
-                await main.send(wire.control("bye"))
-            except UnavailableError:
-                pass
+        # Every connection says bye, so that neither the coordinator nor a shard takes the
+        # closing connections for a lost worker.
+        for conn in list(self.conns.values()):
+            if conn.open:
+                try:
+                    await conn.send(wire.control("bye"))
+                except UnavailableError:
+                    pass
         for conn in list(self.conns.values()):
             await conn.close()
         self.conns.clear()

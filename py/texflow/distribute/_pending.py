@@ -20,9 +20,9 @@ class _ResultBuffers:
 
     def take(self, size):
         if size >= self.smallest:
-            for i, buf in enumerate(self.free):
+            for i in range(len(self.free)):
                 # 2: the list's reference and getrefcount's argument; no array views it.
-                if len(buf) == size and sys.getrefcount(buf) == 2:
+                if len(self.free[i]) == size and sys.getrefcount(self.free[i]) == 2:
                     return self.free.pop(i)
         return np.empty(size, np.uint8)
 

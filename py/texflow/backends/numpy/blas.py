@@ -6,7 +6,8 @@ threads are descheduled in turn, and each product waits for the slowest: the
 MNIST CNN's `fit` step measured 5x to 10x slower in wall time with OpenBLAS's
 default threads than with one (README, "Keras `fit` of the MNIST CNN"). The
 products of a training step are small (a batch of 64), so one thread gives up
-little when the cores are free. threadpoolctl (the scikit-learn project's library
+little when the cores are free; a large product (from `LARGE` multiply-adds, e.g. a
+512x512 matmul) keeps numpy's threads, where splitting it pays. threadpoolctl (the scikit-learn project's library
 for exactly this; a native dependency, as Pyodide's numpy has no BLAS threads)
 finds the BLAS library numpy loaded; the count is set to 1 for the duration of
 each kernel and put back after, so the caller's own numpy keeps its threads.
@@ -30,10 +31,22 @@ def _blas_libraries():
     return _libs
 
 
-def one_blas_thread(kernel):
-    """Decorates numpy kernel `kernel` so that its BLAS calls run on one thread."""
+# From this many multiply-adds a product is worth numpy's BLAS threads (2**26: between
+# a 256^3 and a 512^3 matmul; the MNIST CNN's largest product is about 2**24.4).
+LARGE = 1 << 26
+
+
+def one_blas_thread(kernel=None, *, work=None):
+    """Decorates numpy kernel `kernel` so that its BLAS calls run on one thread;
+    `work(*args, **attrs)`, when given, estimates the kernel's multiply-adds, and from
+    `LARGE` of them the kernel keeps numpy's thread count."""
+    if kernel is None:
+        return functools.partial(one_blas_thread, work=work)
+
     @functools.wraps(kernel)
     def wrapped(*args, **attrs):
+        if work is not None and work(*args, **attrs) >= LARGE:
+            return kernel(*args, **attrs)
         changed = []
         for lib in _blas_libraries():
             threads = lib.get_num_threads()

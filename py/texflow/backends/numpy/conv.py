@@ -71,15 +71,28 @@ def _unpad(xp, pads, shape):
     return xp[:, pads[0]:pads[0] + shape[1], pads[2]:pads[2] + shape[2], :]
 
 
+# Multiply-adds of each product (blas.py: large ones keep numpy's BLAS threads).
+def _conv_work(x, w, strides, dilations, pads):
+    return x.size * w.size // (x.shape[3] * strides[0] * strides[1] or 1)
+
+
+def _input_grad_work(dy, w, strides, dilations, pads, input_shape):
+    return dy.size * w.size // w.shape[3]
+
+
+def _filter_grad_work(x, dy, strides, dilations, pads, filter_shape):
+    return dy.size * filter_shape[0] * filter_shape[1] * filter_shape[2]
+
+
 @kernel("conv2d", "numpy")
-@one_blas_thread
+@one_blas_thread(work=_conv_work)
 def conv2d(x, w, strides, dilations, pads):
     cols, out = _columns(x, w.shape[:2], strides, dilations, pads)
     return (cols @ w.reshape(-1, w.shape[3])).reshape(out + (w.shape[3],))
 
 
 @kernel("conv2d_backprop_input", "numpy")
-@one_blas_thread
+@one_blas_thread(work=_input_grad_work)
 def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
     n, h, wd, c = input_shape
     kh, kw = w.shape[:2]
@@ -94,7 +107,7 @@ def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
 
 
 @kernel("conv2d_backprop_filter", "numpy")
-@one_blas_thread
+@one_blas_thread(work=_filter_grad_work)
 def conv2d_backprop_filter(x, dy, strides, dilations, pads, filter_shape):
     cols, _ = _columns(x, filter_shape[:2], strides, dilations, pads)
     return (cols.T @ dy.reshape(-1, dy.shape[3])).reshape(filter_shape)
