@@ -278,7 +278,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              reduce_retracing=False, experimental_implements=None,
              experimental_autograph_options=None, experimental_attributes=None,
              experimental_relax_shapes=None, experimental_compile=None,
-             experimental_follow_type_hints=None, name=None):
+             experimental_follow_type_hints=None, *, name=None):
     """TensorFlow's `tf.function`: traces `func` once per input signature, then replays.
 
     See the module docstring: what is traced, side effects, retracing.

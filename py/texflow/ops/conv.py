@@ -128,33 +128,33 @@ def _conv_attrs(name, x_shape, window, strides, padding, dilations):
 
 
 @export("tf", "nn", "dl")
-def conv2d(x, filters, strides=1, padding="VALID", dilations=1, name=None,
-           data_format="NHWC"):
-    """2-D convolution of NHWC `x` with HWIO `filters` (TensorFlow's tf.nn.conv2d).
+def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC",  # noqa: A002
+           dilations=1, name=None):
+    """2-D convolution of NHWC `input` with HWIO `filters` (TensorFlow's tf.nn.conv2d).
 
     Args:
-        x: float32 [batch, height, width, in_channels].
+        input: float32 [batch, height, width, in_channels].
         filters: float32 [filter_height, filter_width, in_channels, out_channels].
         strides: an int, (sh, sw) or [1, sh, sw, 1].
         padding: 'SAME', 'VALID', or explicit [[top, bottom], [left, right]].
+        data_format: 'NHWC' (the only layout texflow's kernels take). A number or a
+            sequence fifth is deeplearn.js's order (`conv2d(x, f, 1, 'SAME', dilations)`):
+            it is taken as the dilations.
         dilations: an int, (dh, dw) or [1, dh, dw, 1].
-        data_format: 'NHWC' (the only layout texflow's kernels take). Passed fifth, as
-            TensorFlow's order has it (`conv2d(x, f, 1, 'SAME', 'NHWC', dilations)`),
-            the arguments after it shift to TensorFlow's places.
 
     >>> tf.conv2d(tf.ones([1, 5, 5, 1]), tf.ones([3, 3, 1, 2]), padding="SAME").shape
     TensorShape([1, 5, 5, 2])
     """
-    if isinstance(dilations, str):  # TensorFlow's order: data_format, dilations, name
-        data_format, dilations = dilations, 1 if name is None else name
+    if data_format is not None and not isinstance(data_format, str):
+        data_format, dilations = "NHWC", data_format  # deeplearn.js: dilations fifth
     _check_layout("conv2d", data_format)
-    x, filters = _as_array(x), _as_array(filters)
-    _check_image("conv2d", x)
+    input, filters = _as_array(input), _as_array(filters)
+    _check_image("conv2d", input)
     if len(filters.shape) != 4:
         raise ShapeError(f"conv2d: filter must be HWIO of rank 4, received shape "
                          f"{list(filters.shape)}")
-    attrs = _conv_attrs("conv2d", x.shape, filters.shape[:2], strides, padding, dilations)
-    return run_op(_conv2d, (x, filters), attrs)
+    attrs = _conv_attrs("conv2d", input.shape, filters.shape[:2], strides, padding, dilations)
+    return run_op(_conv2d, (input, filters), attrs)
 
 
 # -- pooling -----------------------------------------------------------------------------
@@ -198,18 +198,18 @@ def _pool(op, x, ksize, strides, padding):
 
 
 @export("tf", "nn", "dl", "nn.max_pool2d")
-def max_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=None):
+def max_pool(input, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Max pooling of NHWC `x` (tf.nn.max_pool2d); padded positions are ignored.
 
     >>> tf.max_pool(tf.ones([1, 4, 4, 1]), 2).shape
     TensorShape([1, 2, 2, 1])
     """
     _check_layout("max_pool", data_format)
-    return _pool(_max_pool, x, ksize, strides, padding)
+    return _pool(_max_pool, input, ksize, strides, padding)
 
 
 @export("tf", "nn", "dl", "nn.avg_pool2d")
-def avg_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=None):
+def avg_pool(input, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Average pooling of NHWC `x` (tf.nn.avg_pool2d); with 'SAME' padding each
     window averages only the positions inside the image, as TensorFlow does.
 
@@ -217,5 +217,5 @@ def avg_pool(x, ksize, strides=None, padding="VALID", data_format=None, name=Non
     TensorShape([1, 2, 2, 1])
     """
     _check_layout("avg_pool", data_format)
-    return _pool(_avg_pool, x, ksize, strides, padding)
+    return _pool(_avg_pool, input, ksize, strides, padding)
 

@@ -85,7 +85,7 @@ def ones(shape, dtype=float32, name=None):
 
 
 @export("tf")
-def fill(dims, value, dtype=None, name=None):
+def fill(dims, value, name=None, *, dtype=None):
     """An NDArray of shape `dims` filled with `value` (dtype inferred from the value).
 
     >>> tf.fill([2], 7).tolist()
@@ -197,7 +197,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None):
 
 
 @export("tf")
-def linspace(start, stop, num, axis=0, name=None):
+def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from `start` to `stop`, both included (TensorFlow's
     linspace: start + k * (stop - start) / (num - 1) in float32, with the ends exact).
     `start` and `stop` may be tensors of one shape; the values run along `axis`.

@@ -121,7 +121,7 @@ _BINARY_RULES = {"arith": arith_rule, "float": lambda name: _binary_to(name, flo
 # -- the declarations ------------------------------------------------------------------
 
 def unary(name, kind, doc, grad=None, *, numpy, allowed=None, rule=None, exports=(),
-          glsl=None, wgsl=None):
+          glsl=None, wgsl=None, param="x"):
     """Declares unary elementwise op `name` and returns its public function.
 
     Args:
@@ -136,6 +136,8 @@ def unary(name, kind, doc, grad=None, *, numpy, allowed=None, rule=None, exports
         rule: a shape/dtype rule `infer(inputs, attrs)` replacing the kind's.
         exports: the public names (see engine/registry.py `export`).
         glsl, wgsl: source of `op_<name>` where it is not in shaders/*/unary_ops.*.
+        param: the input's parameter name, TensorFlow's: "x", or "features" (the
+            activations: tf.nn.relu(features=...)).
     """
     if rule is None:
         rule = dtype_rule(name, allowed) if allowed else _UNARY_RULES[kind](name)
@@ -143,10 +145,14 @@ def unary(name, kind, doc, grad=None, *, numpy, allowed=None, rule=None, exports
                                                    (grad(dy, inputs[0], y),)),
                   numpy, glsl, wgsl)
 
-    def fn(x, name=None):
+    def plain(x, name=None):
         if not isinstance(x, NDArray):
             x = from_numpy(to_numpy(x))
         return run_op(op, (x,))
+
+    def activation(features, name=None):
+        return plain(features)
+    fn = {"x": plain, "features": activation}[param]
     fn.__doc__ = (f"{doc}, elementwise.\n\n"
                   f"    >>> tf.{name}(tf.array([-1.0, 0.5])).shape\n    TensorShape([2])\n")
     return _public(fn, op, exports)
@@ -163,12 +169,12 @@ def binary(name, kind, doc, grad=None, *, numpy, rule=None, exports=(), glsl=Non
                             reduce_to_inputs(grad(dy, *inputs, y), inputs)),
                   numpy, glsl, wgsl)
 
-    def fn(a, b, name=None):
-        if not isinstance(a, NDArray) and not isinstance(b, NDArray):
-            a = from_numpy(to_numpy(a))
-        return run_op(op, (a, b))
+    def fn(x, y, name=None):  # TensorFlow's parameter names: tf.add(x=..., y=...)
+        if not isinstance(x, NDArray) and not isinstance(y, NDArray):
+            x = from_numpy(to_numpy(x))
+        return run_op(op, (x, y))
     fn.__doc__ = (f"{doc}, elementwise with numpy broadcasting.\n\n    Args:\n"
-                  "        a, b: NDArrays, numbers, lists or numpy arrays.\n\n"
+                  "        x, y: NDArrays, numbers, lists or numpy arrays.\n\n"
                   f"    >>> tf.{name}(tf.array([1.0, 2.0]), 2.0).shape\n    TensorShape([2])\n")
     return _public(fn, op, exports)
 

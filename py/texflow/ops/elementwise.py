@@ -47,7 +47,7 @@ square = unary("square", "same", "x * x", lambda dy, x, y: mul(dy, mul(x, 2.0)),
 sign = unary("sign", "same", "-1, 0 or 1 by the sign of x (NaN stays NaN)", _no_gradient,
              numpy=np.sign, exports=_ALL)
 relu = unary("relu", "same", "max(x, 0)", lambda dy, x, y: mul(dy, greater(x, 0)),
-             numpy=npk.relu, exports=(_TF, _NN, _DL))
+             numpy=npk.relu, exports=(_TF, _NN, _DL), param="features")
 floor = unary("floor", "same", "The largest integer <= x", _no_gradient, numpy=np.floor,
               exports=_ALL)
 ceil = unary("ceil", "same", "The smallest integer >= x", _no_gradient, numpy=np.ceil,
@@ -69,7 +69,7 @@ sigmoid = unary("sigmoid", "float", "1 / (1 + exp(-x))",
                 exports=_ALL + (_NN,))
 elu = unary("elu", "float", "x if x > 0 else exp(x) - 1",
             lambda dy, x, y: mul(dy, where(greater(x, 0), 1.0, add(y, 1.0))), numpy=npk.elu,
-            exports=(_TF, _NN, _DL))
+            exports=(_TF, _NN, _DL), param="features")
 sin = unary("sin", "float", "The sine of x", lambda dy, x, y: mul(dy, cos(x)), numpy=npk.sin,
             exports=_ALL)
 cos = unary("cos", "float", "The cosine of x", lambda dy, x, y: neg(mul(dy, sin(x))),
@@ -82,10 +82,10 @@ expm1 = unary("expm1", "float", "exp(x) - 1, accurate for small x",
               exports=(_MATH,))
 softplus = unary("softplus", "float", "log(1 + exp(x)), without overflow",
                  lambda dy, x, y: mul(dy, sigmoid(x)), numpy=npk.softplus, allowed=FLOAT,
-                 exports=(_MATH, _NN))
+                 exports=(_MATH, _NN), param="features")
 relu6 = unary("relu6", "same", "min(max(x, 0), 6)",
               lambda dy, x, y: where(logical_and(greater(x, 0), less(x, 6)), dy, 0.0),
-              numpy=npk.relu6, allowed=NUMERIC, exports=(_NN,))
+              numpy=npk.relu6, allowed=NUMERIC, exports=(_NN,), param="features")
 erf = unary("erf", "float", "The error function of x",
             lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), 1.1283791670955126)),
             numpy=npk.erf, allowed=FLOAT, exports=(_MATH,))
@@ -146,22 +146,22 @@ def _host_or_none(x):
 
 
 @export(*_ALL)
-def pow(a, b, name=None):  # noqa: A001  (tf.pow)
-    """a ** b, elementwise with numpy broadcasting. An int base to a negative int
+def pow(x, y, name=None):  # noqa: A001  (tf.pow)
+    """x ** y, elementwise with numpy broadcasting. An int base to a negative int
     exponent raises InvalidArgumentError, as in TensorFlow, when the exponent is known
     on the host; one computed on a GPU truncates 1 / a ** |b| there (see the README).
 
     >>> tf.pow(tf.array([1.0, 2.0]), 2.0).shape
     TensorShape([2])
     """
-    exponent = _host_or_none(b)  # not in the shape rule: that is cached per signature
+    exponent = _host_or_none(y)  # not in the shape rule: that is cached per signature
     if exponent is not None and exponent.dtype.kind in "iub" and exponent.size and \
             (exponent < 0).any():
-        float_base = a.dtype == float32 if isinstance(a, NDArray) else \
-            np.asarray(a).dtype.kind == "f"
+        float_base = x.dtype == float32 if isinstance(x, NDArray) else \
+            np.asarray(x).dtype.kind == "f"
         if not float_base:
             raise InvalidArgumentError("Integers to negative integer powers are not allowed")
-    return _pow(a, b)
+    return _pow(x, y)
 
 
 pow.op = _pow.op
@@ -188,14 +188,14 @@ def _check_int_divisor(name, a, b):
 def _division(declared, doc):
     op = declared.op
 
-    def fn(a, b, name=None):
-        if not isinstance(a, NDArray) and not isinstance(b, NDArray):
-            a = from_numpy(to_numpy(a))
-        if isinstance(b, (list, tuple)) or hasattr(b, "__array__") and not isinstance(
-                b, NDArray):
-            b = from_numpy(to_numpy(b))
-        _check_int_divisor(op.name, a, b)
-        return run_op(op, (a, b))
+    def fn(x, y, name=None):
+        if not isinstance(x, NDArray) and not isinstance(y, NDArray):
+            x = from_numpy(to_numpy(x))
+        if isinstance(y, (list, tuple)) or hasattr(y, "__array__") and not isinstance(
+                y, NDArray):
+            y = from_numpy(to_numpy(y))
+        _check_int_divisor(op.name, x, y)
+        return run_op(op, (x, y))
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = doc
     fn.op = op

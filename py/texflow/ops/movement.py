@@ -43,7 +43,7 @@ _reshape = def_op("reshape", lambda inputs, attrs: (attrs["shape"], inputs[0].dt
 
 
 @export("tf", "dl")
-def reshape(x, shape, name=None):
+def reshape(tensor, shape, name=None):
     """`x` with a new shape holding the same elements; shares `x`'s data (no copy).
 
     One dimension may be -1 and is inferred.
@@ -51,9 +51,9 @@ def reshape(x, shape, name=None):
     >>> tf.reshape(tf.array([1, 2, 3, 4, 5, 6]), [2, -1]).shape
     TensorShape([2, 3])
     """
-    x = _as_array(x)
-    shape = infer_reshape(shape, x.size)
-    return run_view(_reshape, x, shape, {"shape": shape})
+    tensor = _as_array(tensor)
+    shape = infer_reshape(shape, tensor.size)
+    return run_view(_reshape, tensor, shape, {"shape": shape})
 
 
 @export("tf", "dl")
@@ -63,29 +63,29 @@ def flatten(x):
 
 
 @export("tf", "dl")
-def expand_dims(x, axis, name=None):
+def expand_dims(input, axis, name=None):
     """`x` with a new axis of size 1 inserted at `axis` (a view)."""
-    x = _as_array(x)
-    rank = len(x.shape) + 1
+    input = _as_array(input)
+    rank = len(input.shape) + 1
     if not -rank <= axis < rank:
         raise ShapeError(f"expand_dims: axis {axis} is out of range for a result of rank {rank}")
     axis %= rank
-    return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
+    return reshape(input, input.shape[:axis] + (1,) + input.shape[axis:])
 
 
 @export("tf", "dl")
-def squeeze(x, axis=None, name=None):
+def squeeze(input, axis=None, name=None):
     """`x` without axes of size 1 (only `axis` when given; a view)."""
-    x = _as_array(x)
-    rank = len(x.shape)
+    input = _as_array(input)
+    rank = len(input.shape)
     if axis is None:
-        axes = [i for i, d in enumerate(x.shape) if d == 1]
+        axes = [i for i, d in enumerate(input.shape) if d == 1]
     else:
         axes = [a % rank for a in ([axis] if isinstance(axis, int) else axis)]
         for a in axes:
-            if x.shape[a] != 1:
-                raise ShapeError(f"squeeze: axis {a} of shape {list(x.shape)} is not 1")
-    return reshape(x, tuple(d for i, d in enumerate(x.shape) if i not in axes))
+            if input.shape[a] != 1:
+                raise ShapeError(f"squeeze: axis {a} of shape {list(input.shape)} is not 1")
+    return reshape(input, tuple(d for i, d in enumerate(input.shape) if i not in axes))
 
 
 def _transpose_infer(inputs, attrs):
@@ -106,7 +106,7 @@ _transpose = def_op("transpose", _transpose_infer, grad=_transpose_grad)
 
 
 @export("tf", "dl")
-def transpose(x, perm=None, conjugate=False, name=None):
+def transpose(a, perm=None, conjugate=False, name=None):
     """`x` with its axes permuted: axis i of the result is axis perm[i] of `x`.
 
     The default reverses the axes.
@@ -114,8 +114,8 @@ def transpose(x, perm=None, conjugate=False, name=None):
     >>> tf.transpose(tf.zeros([2, 3, 4]), [1, 0, 2]).shape
     TensorShape([3, 2, 4])
     """
-    x = _as_array(x)
-    rank = len(x.shape)
+    a = _as_array(a)
+    rank = len(a.shape)
     if perm is None:
         perm = tuple(range(rank - 1, -1, -1))
     else:
@@ -126,11 +126,11 @@ def transpose(x, perm=None, conjugate=False, name=None):
         perm = tuple(p % rank if -rank <= p < rank else p for p in given)
         if sorted(perm) != list(range(rank)):
             raise ShapeError(f"transpose: perm {given} is not a permutation of the "
-                             f"{rank} axes of shape {list(x.shape)}")
-    moved = [p for p in perm if x.shape[p] != 1]
+                             f"{rank} axes of shape {list(a.shape)}")
+    moved = [p for p in perm if a.shape[p] != 1]
     if moved == sorted(moved):  # only size-1 axes move: the same element order, a view
-        return reshape(x, tuple(x.shape[p] for p in perm))
-    return run_op(_transpose, (x,), {"perm": perm})
+        return reshape(a, tuple(a.shape[p] for p in perm))
+    return run_op(_transpose, (a,), {"perm": perm})
 
 
 def _broadcast_to_infer(inputs, attrs):
@@ -147,17 +147,17 @@ _broadcast_to = def_op("broadcast_to", _broadcast_to_infer,
 
 
 @export("tf", "dl")
-def broadcast_to(x, shape, name=None):
+def broadcast_to(input, shape, name=None):
     """`x` repeated along broadcast axes to `shape` (numpy's broadcast_to, as a new array).
 
     >>> tf.broadcast_to(tf.array([1, 2]), [2, 2]).tolist()
     [[1, 2], [1, 2]]
     """
-    x = _as_array(x)
+    input = _as_array(input)
     shape = normalize_shape(shape)
-    if shape == x.shape:
-        return reshape(x, shape)  # nothing to repeat: a view
-    return run_op(_broadcast_to, (x,), {"shape": shape})
+    if shape == input.shape:
+        return reshape(input, shape)  # nothing to repeat: a view
+    return run_op(_broadcast_to, (input,), {"shape": shape})
 
 
 _reverse = def_op("reverse", lambda inputs, attrs: (inputs[0].shape, inputs[0].dtype),
@@ -203,24 +203,24 @@ _slice = def_op("slice", lambda inputs, attrs: (attrs["size"], inputs[0].dtype),
 
 
 @export("tf", "dl")
-def slice(x, begin, size, name=None):  # noqa: A001  (tf.slice)
+def slice(input_, begin, size, name=None):  # noqa: A001  (tf.slice)
     """The block of `x` starting at `begin` with `size` (-1: to the end), tf.slice.
 
     >>> tf.slice(tf.reshape(tf.range(12), [3, 4]), [1, 1], [2, -1]).tolist()
     [[5, 6, 7], [9, 10, 11]]
     """
-    x = _as_array(x)
-    rank = len(x.shape)
+    input_ = _as_array(input_)
+    rank = len(input_.shape)
     begin, size = [int(b) for b in begin], [int(s) for s in size]
     if len(begin) != rank or len(size) != rank:
         raise ShapeError(f"slice: begin {begin} and size {size} need {rank} entries for "
-                         f"shape {list(x.shape)}")
-    size = [n - b if s == -1 else s for b, s, n in zip(begin, size, x.shape)]
-    for axis, (b, s, n) in enumerate(zip(begin, size, x.shape)):
+                         f"shape {list(input_.shape)}")
+    size = [n - b if s == -1 else s for b, s, n in zip(begin, size, input_.shape)]
+    for axis, (b, s, n) in enumerate(zip(begin, size, input_.shape)):
         if b < 0 or s < 0 or b + s > n:
             raise ShapeError(f"slice: begin {begin} with size {size} is out of bounds for "
-                             f"shape {list(x.shape)} (axis {axis})")
-    return run_op(_slice, (x,), {"begin": tuple(begin), "size": tuple(size)})
+                             f"shape {list(input_.shape)} (axis {axis})")
+    return run_op(_slice, (input_,), {"begin": tuple(begin), "size": tuple(size)})
 
 
 def _pad_infer(inputs, attrs):
@@ -283,18 +283,18 @@ _tile = def_op("tile", _tile_infer, grad=_tile_grad)
 
 
 @export("tf", "dl")
-def tile(x, multiples, name=None):
+def tile(input, multiples, name=None):
     """`x` repeated `multiples[i]` times along axis i (tf.tile).
 
     >>> tf.tile(tf.array([1, 2]), [2]).tolist()
     [1, 2, 1, 2]
     """
-    x = _as_array(x)
+    input = _as_array(input)
     multiples = tuple(int(m) for m in multiples)
-    if len(multiples) != len(x.shape) or min(multiples, default=0) < 0:
-        raise ShapeError(f"tile: multiples {list(multiples)} need {len(x.shape)} non-negative "
-                         f"entries for shape {list(x.shape)}")
-    return run_op(_tile, (x,), {"multiples": multiples})
+    if len(multiples) != len(input.shape) or min(multiples, default=0) < 0:
+        raise ShapeError(f"tile: multiples {list(multiples)} need {len(input.shape)} non-negative "
+                         f"entries for shape {list(input.shape)}")
+    return run_op(_tile, (input,), {"multiples": multiples})
 
 
 def _concat_infer(inputs, attrs):
@@ -368,23 +368,23 @@ def stack(values, axis=0, name=None):
 
 
 @export("tf")
-def unstack(x, num=None, axis=0, name=None):
+def unstack(value, num=None, axis=0, name=None):
     """The slices of `x` along `axis`, each without that axis (tf.unstack); `num`, when
     given, must be that axis's size."""
-    x = _as_array(x)
-    if not x.shape:
+    value = _as_array(value)
+    if not value.shape:
         raise ShapeError("unstack: cannot unstack a rank-0 tensor (it has no axis)")
-    axis = normalize_axis("unstack", axis, len(x.shape))
-    if num is not None and int(num) != x.shape[axis]:
+    axis = normalize_axis("unstack", axis, len(value.shape))
+    if num is not None and int(num) != value.shape[axis]:
         raise InvalidArgumentError(f"Input shape axis {axis} must equal {int(num)}, got "
-                                   f"shape {list(x.shape)}")
+                                   f"shape {list(value.shape)}")
     out = []
-    for i in range(x.shape[axis]):
-        begin = [0] * len(x.shape)
+    for i in range(value.shape[axis]):
+        begin = [0] * len(value.shape)
         begin[axis] = i
-        size = list(x.shape)
+        size = list(value.shape)
         size[axis] = 1
-        out.append(squeeze(slice(x, begin, size), axis))
+        out.append(squeeze(slice(value, begin, size), axis))
     return out
 
 

@@ -35,10 +35,10 @@ _stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
 
 
 @export("tf", "dl")
-def stop_gradient(x, name=None):
+def stop_gradient(input, name=None):
     """`x` itself (no copy), with no gradient flowing through it."""
-    x = _as_array(x)
-    return run_view(_stop_gradient, x, x.shape)
+    input = _as_array(input)
+    return run_view(_stop_gradient, input, input.shape)
 
 
 @export("tf", "math", "nn", "dl")
@@ -113,10 +113,10 @@ def sigmoid_cross_entropy_with_logits(labels, logits, name=None):
 
 
 @export("tf", "nn", "dl")
-def leaky_relu(x, alpha=0.2, name=None):
-    """x if x > 0 else alpha * x (TensorFlow's default alpha is 0.2)."""
-    x = _as_array(x)
-    return ew.where(ew.greater(x, 0), x, ew.mul(x, float(alpha)))
+def leaky_relu(features, alpha=0.2, name=None):
+    """features if features > 0 else alpha * features (TensorFlow's default alpha is 0.2)."""
+    features = _as_array(features)
+    return ew.where(ew.greater(features, 0), features, ew.mul(features, float(alpha)))
 
 
 @export("nn", "nn.swish")
@@ -239,9 +239,9 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
 
 
 @export("tf", "dl")
-def clip_by_value(x, clip_value_min, clip_value_max, name=None):
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """`x` limited to [clip_value_min, clip_value_max]."""
-    return ew.minimum(ew.maximum(_as_array(x), clip_value_min), clip_value_max)
+    return ew.minimum(ew.maximum(_as_array(t), clip_value_min), clip_value_max)
 
 
 @export("tf", "dl")

@@ -92,7 +92,7 @@ def _reduction(op, x, axis, keepdims):
 
 
 @export("tf", "math", "dl", "tf.reduce_sum", "math.reduce_sum")
-def sum(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
+def sum(input_tensor, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
     """The sum of elements along `axis` (all axes when None).
 
     bool input counts True as 1 and gives int32.
@@ -100,7 +100,7 @@ def sum(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.sum)
     >>> tf.sum(tf.array([[1.0, 2.0], [3.0, 4.0]]), axis=0).tolist()
     [4.0, 6.0]
     """
-    return _reduction(_sum, x, axis, keepdims)
+    return _reduction(_sum, input_tensor, axis, keepdims)
 
 
 @export("tf", "math")
@@ -161,33 +161,33 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 
 @export("tf", "math", "dl", "tf.reduce_max", "math.reduce_max")
-def max(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.max)
+def max(input_tensor, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.max)
     """The largest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.max(tf.array([1.0, 3.0, 2.0])).get()
     3.0
     """
-    return _reduction(_max, x, axis, keepdims)
+    return _reduction(_max, input_tensor, axis, keepdims)
 
 
 @export("tf", "math", "dl", "tf.reduce_min", "math.reduce_min")
-def min(x, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.min)
+def min(input_tensor, axis=None, keepdims=False, name=None):  # noqa: A001  (tf.min)
     """The smallest element along `axis`; NaN wins, as in numpy.
 
     >>> tf.min(tf.array([1.0, 3.0, 2.0])).get()
     1.0
     """
-    return _reduction(_min, x, axis, keepdims)
+    return _reduction(_min, input_tensor, axis, keepdims)
 
 
 @export("tf", "math", "dl", "tf.reduce_mean", "math.reduce_mean")
-def mean(x, axis=None, keepdims=False, name=None):
+def mean(input_tensor, axis=None, keepdims=False, name=None):
     """The arithmetic mean along `axis`, as float32 (also for int input).
 
     >>> tf.mean(tf.array([1, 2])).get()
     1.5
     """
-    x = _as_array(x)
+    x = _as_array(input_tensor)
     axes = normalize_axes("mean", axis, len(x.shape))
     count = 1
     for a in axes:
@@ -286,13 +286,13 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
 
 
 @export("tf", "math", "dl", "tf.reduce_logsumexp", "math.reduce_logsumexp")
-def logsumexp(x, axis=None, keepdims=False, name=None):
+def logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) along `axis`, computed stably (TensorFlow's reduce_logsumexp).
 
     >>> round(tf.logsumexp(tf.array([0.0, 0.0])).get(), 4)
     0.6931
     """
-    x = _as_array(x)
+    x = _as_array(input_tensor)
     if x.dtype == bool_:
         raise OpDTypeError("logsumexp does not accept bool input; cast it first")
     axes = normalize_axes("logsumexp", axis, len(x.shape))

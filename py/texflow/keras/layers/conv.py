@@ -140,7 +140,7 @@ class Conv2D(_Conv):
 
     def call(self, inputs):
         y = conv2d(float_input(inputs), self.kernel, self.strides, self.padding.upper(),
-                   self.dilation_rate)
+                   dilations=self.dilation_rate)
         return self._finish(y)
 
 
@@ -157,5 +157,5 @@ class Conv1D(_Conv):
     def call(self, inputs):
         kernel = expand_dims(self.kernel, 0)
         y = conv2d(expand_dims(float_input(inputs), 1), kernel, (1,) + self.strides,
-                   self.padding.upper(), (1,) + self.dilation_rate)
+                   self.padding.upper(), dilations=(1,) + self.dilation_rate)
         return self._finish(squeeze(y, 1))

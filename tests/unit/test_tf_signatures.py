@@ -1,0 +1,78 @@
+"""Public ops take TensorFlow 2's parameter names in TensorFlow's order, so that
+`tf.reduce_sum(input_tensor=x)`, `tf.add(x=a, y=b)` and `tf.nn.relu(features=x)` run.
+
+tests/data/fixtures/tf_signatures.json is made by scripts/tf_signatures.py from the
+reference TensorFlow: for each public callable texflow exports in tf, tf.math, tf.nn,
+tf.linalg and tf.random, TensorFlow's parameters (null where TensorFlow has no such
+name: deeplearn.js names such as tf.sum are not checked).
+"""
+
+import inspect
+import json
+from pathlib import Path
+
+import pytest
+
+import texflow as tf
+
+FIXTURE = Path(__file__).resolve().parent.parent / "data" / "fixtures" / "tf_signatures.json"
+SIGNATURES = json.loads(FIXTURE.read_text())["signatures"]
+
+# Known gaps, each with its reason: texflow's positional parameters are not (a prefix of)
+# TensorFlow's.
+KNOWN_GAPS = {
+    # adjoint_a/adjoint_b, a_is_sparse, ... are not implemented: `name` comes fifth.
+    "tf.matmul": "TensorFlow's adjoint/sparse/output_type/grad parameters are missing",
+    "tf.linalg.matmul": "TensorFlow's adjoint/sparse/output_type/grad parameters are missing",
+}
+_VAR = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}
+
+
+def positional(params):
+    """The parameters a call can fill by position (and *args/**kwargs, marked), in order;
+    keyword-only ones are left out: texflow may add its own."""
+    return [_VAR.get(kind, "") + name for name, kind in params if kind != "KEYWORD_ONLY"]
+
+
+def resolve(dotted):
+    obj = tf
+    for part in dotted.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def texflow_parameters(dotted):
+    return [(p.name, p.kind.name) for p in inspect.signature(resolve(dotted)).parameters.values()]
+
+
+CHECKED = sorted(name for name, sig in SIGNATURES.items() if sig is not None)
+
+
+def test_fixture_covers_the_common_ops():
+    for name in ("tf.reduce_sum", "tf.add", "tf.nn.relu", "tf.reshape", "tf.transpose",
+                 "tf.concat", "tf.gather", "tf.cast", "tf.math.reduce_mean", "tf.matmul"):
+        assert name in CHECKED, name
+    assert len(CHECKED) >= 200, len(CHECKED)
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_parameter_names_are_tensorflows(name):
+    """texflow's positional parameters are TensorFlow's, in order; texflow may stop early
+    (it lacks trailing parameters such as `layout`) and may add keyword-only ones."""
+    mine, theirs = positional(texflow_parameters(name)), positional(SIGNATURES[name])
+    if name in KNOWN_GAPS:
+        assert mine[:len(theirs)] != theirs[:len(mine)], \
+            f"{name} matches TensorFlow now: remove it from KNOWN_GAPS"
+        return
+    assert mine == theirs[:len(mine)], \
+        f"{name}: texflow's parameters {mine}, TensorFlow's {theirs}"
+
+
+def test_keywords_work():
+    x = tf.constant([[1.0, -2.0], [3.0, 4.0]])
+    assert tf.reduce_sum(input_tensor=x, axis=0).numpy().tolist() == [4.0, 2.0]
+    assert tf.add(x=x, y=1.0).numpy().tolist() == [[2.0, -1.0], [4.0, 5.0]]
+    assert tf.nn.relu(features=x).numpy().tolist() == [[1.0, 0.0], [3.0, 4.0]]
+    assert tf.reshape(tensor=x, shape=[4]).shape == (4,)
+    assert tf.transpose(a=x).numpy().tolist() == [[1.0, 3.0], [-2.0, 4.0]]
+    assert tf.math.pow(x=x, y=2.0).numpy().tolist() == [[1.0, 4.0], [9.0, 16.0]]
