@@ -304,6 +304,25 @@ SNIPPETS = {
                                         "'msg')",
     "core_debugging/assert_type": ("tf.debugging.assert_type(tf.constant([1.0]), tf.int32)",
                                    {"match": ["must be of type tf.int32"]}),
+    # -- GradientTape: persistent tapes, higher-order gradients through nested tapes -------
+    "core_tape/persistent": "x = tf.constant(3.0)\nwith tf.GradientTape(persistent=True) as t:\n"
+                            "    t.watch(x)\n    y = x * x\n    z = y * y\n"
+                            "(t.gradient(y, x), t.gradient(z, x))",
+    "core_tape/second_order": "x = tf.constant(3.0)\nwith tf.GradientTape() as t2:\n"
+                              "    t2.watch(x)\n    with tf.GradientTape() as t1:\n"
+                              "        t1.watch(x)\n        y = x ** 3\n"
+                              "    dy = t1.gradient(y, x)\n(dy, t2.gradient(dy, x))",
+    "core_tape/gradient_penalty": "x = tf.Variable([1.0, 2.0])\nwith tf.GradientTape() as t2:\n"
+                                  "    with tf.GradientTape() as t1:\n"
+                                  "        y = tf.reduce_sum(tf.sin(x) * x)\n"
+                                  "    g = t1.gradient(y, x)\n    s = tf.reduce_sum(g * g)\n"
+                                  "(g, t2.gradient(s, x))",
+    "core_tape/third_order": "x = tf.constant(2.0)\nwith tf.GradientTape() as t3:\n"
+                             "    t3.watch(x)\n    with tf.GradientTape() as t2:\n"
+                             "        t2.watch(x)\n        with tf.GradientTape() as t1:\n"
+                             "            t1.watch(x)\n            y = tf.exp(x) * x\n"
+                             "        d1 = t1.gradient(y, x)\n    d2 = t2.gradient(d1, x)\n"
+                             "(d1, d2, t3.gradient(d2, x))",
     # -- tf.errors -----------------------------------------------------------------------------
     "core_errors/classes": "[(c.__name__, issubclass(c, tf.errors.OpError), c(None, None, 'm')."
                            "error_code) for c in (tf.errors.InvalidArgumentError, "

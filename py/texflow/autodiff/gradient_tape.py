@@ -89,6 +89,12 @@ class GradientTape:
         for o in outputs:
             self._watched[id(o)] = o
 
+    def _recorded(self, key, view):
+        x = self._originals.get(key) if key is not None else None
+        if x is None or x._storage is None or x._storage is not view._storage:
+            return view
+        return x
+
     def _hold(self, x):
         """The tape's view of `x` (made once), which keeps x's data alive."""
         view = self._views.get(id(x))
@@ -150,6 +156,10 @@ class GradientTape:
         recording = self._recording
         self._stop()
         try:
+            if _outer_tapes():
+                # an outer tape records this pass: its intermediates stay for the outer
+                # tape's own backward pass (Python frees them when no tape needs them)
+                return fn()
             return scopes.scope(fn)
         finally:
             if recording and self.persistent:
@@ -200,10 +210,17 @@ class GradientTape:
         if output_gradient is None:
             output_gradient = ones(target.shape, "float32")
         grads = {id(target): output_gradient}
+        # An outer tape recording this backward pass (higher-order gradients) must see
+        # the arrays it watches, not this tape's views of them: while their data is the
+        # data recorded, the arrays themselves go into the gradient functions.
+        nested = _outer_tapes()
         for op, in_ids, inputs, attrs, out_ids, outputs, needs in reversed(self._entries):
             dys = [grads.get(i) for i in out_ids]
             if all(d is None for d in dys):
                 continue
+            if nested:
+                inputs = tuple(self._recorded(k, v) for k, v in zip(in_ids, inputs))
+                outputs = tuple(self._recorded(k, v) for k, v in zip(out_ids, outputs))
             dy, y = (dys[0], outputs[0]) if len(outputs) == 1 else (dys, outputs)
             if op.grad_needs:  # skip gradients toward unwatched inputs (costly for conv)
                 in_grads = op.grad(dy, inputs, y, attrs, needs=needs)
@@ -220,6 +237,13 @@ class GradientTape:
                 grads[key] = g if prev is None else ew.add(prev, g)
         # Sources the tape never watched get None, as in TensorFlow.
         return [grads.get(id(s)) if self._is_watched(s) else None for s in sources]
+
+
+def _outer_tapes():
+    """Whether a GradientTape records now (a tf.function's tracer records too, but traces
+    a backward pass as it is)."""
+    return any(isinstance(getattr(r, "__self__", None), GradientTape)
+               for r in scopes.recorders())
 
 
 def _flatten(sources):
