@@ -7,10 +7,11 @@ MNIST CNN's `fit` step measured 5x to 10x slower in wall time with OpenBLAS's
 default threads than with one (README, "Keras `fit` of the MNIST CNN"). The
 products of a training step are small (a batch of 64), so one thread gives up
 little when the cores are free; a large product (from `LARGE` multiply-adds, e.g. a
-512x512 matmul) keeps numpy's threads, where splitting it pays. threadpoolctl (the scikit-learn project's library
-for exactly this; a native dependency, as Pyodide's numpy has no BLAS threads)
-finds the BLAS library numpy loaded; the count is set to 1 for the duration of
-each kernel and put back after, so the caller's own numpy keeps its threads.
+512x512 matmul) keeps numpy's threads, where splitting it pays. threadpoolctl (the
+scikit-learn project's library for exactly this; a native dependency, as Pyodide's
+numpy has no BLAS threads) finds the BLAS library numpy loaded; the count is set
+to 1 for the duration of each kernel and put back after, so the caller's own numpy
+keeps its threads.
 """
 
 import functools
