@@ -19,12 +19,8 @@ FIXTURE = Path(__file__).resolve().parent.parent / "data" / "fixtures" / "tf_sig
 SIGNATURES = json.loads(FIXTURE.read_text())["signatures"]
 
 # Known gaps, each with its reason: texflow's positional parameters are not (a prefix of)
-# TensorFlow's.
-KNOWN_GAPS = {
-    # adjoint_a/adjoint_b, a_is_sparse, ... are not implemented: `name` comes fifth.
-    "tf.matmul": "TensorFlow's adjoint/sparse/output_type/grad parameters are missing",
-    "tf.linalg.matmul": "TensorFlow's adjoint/sparse/output_type/grad parameters are missing",
-}
+# TensorFlow's. None remain; a name added here needs its reason as the value.
+KNOWN_GAPS = {}
 _VAR = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}
 
 
@@ -76,3 +72,15 @@ def test_keywords_work():
     assert tf.reshape(tensor=x, shape=[4]).shape == (4,)
     assert tf.transpose(a=x).numpy().tolist() == [[1.0, 3.0], [-2.0, 4.0]]
     assert tf.math.pow(x=x, y=2.0).numpy().tolist() == [[1.0, 4.0], [9.0, 16.0]]
+
+
+def test_matmul_takes_tensorflows_hints():
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    expected = tf.matmul(a, a, transpose_a=True).numpy().tolist()
+    assert tf.matmul(a, a, adjoint_a=True, a_is_sparse=True, grad_b=True).numpy().tolist() \
+        == expected
+    assert tf.matmul(a, a, output_type=tf.float32).dtype == tf.float32
+    with pytest.raises(ValueError, match="transpose_a and adjoint_a"):
+        tf.matmul(a, a, transpose_a=True, adjoint_a=True)
+    with pytest.raises(TypeError, match="output_type int32"):
+        tf.matmul(a, a, output_type=tf.int32)

@@ -56,7 +56,9 @@ _matmul = def_op("matmul", _matmul_infer, grad=_matmul_grad, grad_needs=True)
 
 
 @export("tf", "math", "linalg", "dl")
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False,
+           grad_b=False, name=None):
     """The matrix product of `a` and `b` (`a @ b`).
 
     Inputs of rank > 2 are batches of matrices whose batch dimensions
@@ -66,12 +68,26 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     Args:
         a, b: NDArrays (or lists / numpy arrays) of float32 or int32.
         transpose_a, transpose_b: use the transpose of the last two axes.
+        adjoint_a, adjoint_b: the same as transposing (texflow's dtypes are real); one of
+            transpose_a and adjoint_a may be True, as in TensorFlow.
+        a_is_sparse, b_is_sparse, grad_a, grad_b: TensorFlow's optimization hints,
+            accepted and ignored (the result is the same).
+        output_type: None, or the result's dtype.
 
     >>> tf.matmul(tf.ones([2, 3]), tf.ones([3, 4])).shape
     TensorShape([2, 4])
     """
     a = a if isinstance(a, NDArray) else from_numpy(to_numpy(a))
     b = b if isinstance(b, NDArray) else from_numpy(to_numpy(b))
+    for side, transposed, adjoint in (("a", transpose_a, adjoint_a), ("b", transpose_b,
+                                                                        adjoint_b)):
+        if transposed and adjoint:
+            raise ValueError(f"Only one of transpose_{side} and adjoint_{side} can be True.")
+    transpose_a, transpose_b = transpose_a or adjoint_a, transpose_b or adjoint_b
+    if output_type is not None and dtypes.as_dtype(output_type) != dtypes.upcast(a.dtype,
+                                                                              b.dtype):
+        raise TypeError(f"matmul: output_type {output_type} differs from the inputs' dtype "
+                        f"{dtypes.upcast(a.dtype, b.dtype)}; cast the inputs instead")
     attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
     if len(a.shape) >= 2 and len(b.shape) >= 2:
         return run_op(_matmul, (a, b), attrs)
