@@ -15,13 +15,14 @@ They are not TensorFlow's numbers: its Philox streams are not reproduced.
 
 import random as _random
 
-import numpy as np
+import numpy as _np
 
-from . import dtypes
-from .engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
-from .engine.trace import fresh_each_call
+from . import dtypes as _dtypes
+from .engine.ndarray import NDArray as _NDArray, from_numpy as _from_numpy
+from .engine.ndarray import normalize_shape as _normalize_shape, to_numpy as _to_numpy
+from .engine.trace import fresh_each_call as _fresh_each_call
 
-DEFAULT_GRAPH_SEED = 87654321
+_DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
 
 _state = {"global": None, "ops": _random.Random(), "streams": {}}
@@ -39,7 +40,7 @@ def set_seed(seed):
     _state["streams"] = {}
 
 
-def get_seed(op_seed):
+def _get_seed(op_seed):
     """The (global seed, op seed) pair an op uses, by TensorFlow's rules."""
     global_seed = _state["global"]
     if global_seed is not None:
@@ -47,7 +48,7 @@ def get_seed(op_seed):
             op_seed = _state["ops"].randint(0, _MAXINT32)
         seeds = (global_seed, int(op_seed))
     elif op_seed is not None:
-        seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+        seeds = (_DEFAULT_GRAPH_SEED, int(op_seed))
     else:
         return None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
@@ -55,12 +56,12 @@ def get_seed(op_seed):
 
 def _generator(seed):
     """numpy's generator for the next draw of an op with op seed `seed`."""
-    pair = get_seed(seed)
+    pair = _get_seed(seed)
     if pair == (None, None):
-        return np.random.default_rng()
+        return _np.random.default_rng()
     count = _state["streams"].get(pair, 0)
     _state["streams"][pair] = count + 1
-    return np.random.default_rng([pair[0] & 0xFFFFFFFF, pair[1] & 0xFFFFFFFF, count])
+    return _np.random.default_rng([pair[0] & 0xFFFFFFFF, pair[1] & 0xFFFFFFFF, count])
 
 
 def _get_state():
@@ -91,32 +92,32 @@ def _jsonable(value):
 
 
 def _float_dtype(dtype, name):
-    dtype = dtypes.as_dtype(dtype)
+    dtype = _dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {dtype.name} ({name} "
                         "draws floats)")
-    return dtypes.device_dtype(dtype)
+    return _dtypes.device_dtype(dtype)
 
 
 def _scalar(value):
-    return value.numpy() if isinstance(value, NDArray) else np.asarray(value)
+    return value.numpy() if isinstance(value, _NDArray) else _np.asarray(value)
 
 
 def _normal(rng, shape, mean, stddev, truncated):
-    shape = normalize_shape(shape)
+    shape = _normalize_shape(shape)
     if not truncated:
         return rng.standard_normal(shape) * _scalar(stddev) + _scalar(mean)
     draws = rng.standard_normal(shape)
-    bad = np.abs(draws) > 2.0
+    bad = _np.abs(draws) > 2.0
     while bad.any():  # resample beyond two standard deviations, as TensorFlow does
         draws[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(draws) > 2.0
+        bad = _np.abs(draws) > 2.0
     return draws * _scalar(stddev) + _scalar(mean)
 
 
 def _uniform(rng, shape, minval, maxval, dtype):
-    dtype = dtypes.as_dtype(dtype)
-    shape = normalize_shape(shape)
+    dtype = _dtypes.as_dtype(dtype)
+    shape = _normalize_shape(shape)
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
@@ -124,36 +125,36 @@ def _uniform(rng, shape, minval, maxval, dtype):
         if high <= low:
             raise ValueError(f"uniform: need minval < maxval for integers, received "
                              f"[{low}, {high})")
-        return from_numpy(rng.integers(low, high, shape, dtype=np.int64).astype(np.int32))
+        return _from_numpy(rng.integers(low, high, shape, dtype=_np.int64).astype(_np.int32))
     if not dtype.is_floating:
         raise TypeError(f"uniform: dtype {dtype!r} is neither floating nor integer")
     low, high = _scalar(minval), _scalar(1.0 if maxval is None else maxval)
     values = rng.random(shape) * (high - low) + low
-    return from_numpy(values.astype(np.float32))
+    return _from_numpy(values.astype(_np.float32))
 
 
-@fresh_each_call  # a new draw at every tf.function call
-def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+@_fresh_each_call  # a new draw at every tf.function call
+def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution (tf.random.normal).
 
     >>> tf.random.normal([2, 3], seed=1).shape
     TensorShape([2, 3])
     """
     dtype = _float_dtype(dtype, "normal")
-    return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, False), dtype))
+    return _from_numpy(_to_numpy(_normal(_generator(seed), shape, mean, stddev, False), dtype))
 
 
-@fresh_each_call  # a new draw at every tf.function call
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+@_fresh_each_call  # a new draw at every tf.function call
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution redrawn beyond two standard deviations."""
     dtype = _float_dtype(dtype, "truncated_normal")
-    return from_numpy(to_numpy(_normal(_generator(seed), shape, mean, stddev, True), dtype))
+    return _from_numpy(_to_numpy(_normal(_generator(seed), shape, mean, stddev, True), dtype))
 
 
-@fresh_each_call  # a new draw at every tf.function call
-def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+@_fresh_each_call  # a new draw at every tf.function call
+def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name=None):
     """Samples of a uniform distribution on [minval, maxval) (tf.random.uniform): floats
-    in [0, 1) by default; integer dtypes need `maxval`.
+    in [0, 1) by default; integer _dtypes need `maxval`.
 
     >>> tf.random.uniform([3], 0, 10, dtype=tf.int32, seed=1).dtype
     tf.int32
@@ -161,32 +162,32 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return _uniform(_generator(seed), shape, minval, maxval, dtype)
 
 
-@fresh_each_call  # a new draw at every tf.function call
+@_fresh_each_call  # a new draw at every tf.function call
 def shuffle(value, seed=None, name=None):
     """`value` with its first axis randomly permuted (a gather on the device)."""
     from .ops.movement import gather
-    x = value if isinstance(value, NDArray) else from_numpy(to_numpy(value))
+    x = value if isinstance(value, _NDArray) else _from_numpy(_to_numpy(value))
     if not x.shape:
         return x
-    order = _generator(seed).permutation(x.shape[0]).astype(np.int32)
-    return gather(x, from_numpy(order))
+    order = _generator(seed).permutation(x.shape[0]).astype(_np.int32)
+    return gather(x, _from_numpy(order))
 
 
-@fresh_each_call  # a new draw at every tf.function call
+@_fresh_each_call  # a new draw at every tf.function call
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """Class indices drawn from the unnormalised log-probabilities of each row of
     `logits` [batch, classes]; the result is [batch, num_samples] (int64, stored as
     int32). The logits are read on the host to sample there."""
-    data = logits.numpy() if isinstance(logits, NDArray) else np.asarray(logits)
+    data = logits.numpy() if isinstance(logits, _NDArray) else _np.asarray(logits)
     if data.ndim != 2:
         raise ValueError(f"logits should be a matrix, received shape {list(data.shape)}")
     rng = _generator(seed)
-    z = data.astype(np.float64)
-    z = np.exp(z - z.max(axis=1, keepdims=True))
+    z = data.astype(_np.float64)
+    z = _np.exp(z - z.max(axis=1, keepdims=True))
     p = z / z.sum(axis=1, keepdims=True)
-    out = np.stack([rng.choice(data.shape[1], int(num_samples), p=row) for row in p]) \
-        if len(p) else np.zeros((0, int(num_samples)))
-    return from_numpy(out.astype(np.int32).reshape(data.shape[0], int(num_samples)))
+    out = _np.stack([rng.choice(data.shape[1], int(num_samples), p=row) for row in p]) \
+        if len(p) else _np.zeros((0, int(num_samples)))
+    return _from_numpy(out.astype(_np.int32).reshape(data.shape[0], int(num_samples)))
 
 
 class Generator:
@@ -200,7 +201,7 @@ class Generator:
 
     def __init__(self, seed=None, alg=None):
         self._seed = seed
-        self._rng = np.random.default_rng(seed)
+        self._rng = _np.random.default_rng(seed)
 
     @classmethod
     def from_seed(cls, seed, alg=None):
@@ -213,18 +214,18 @@ class Generator:
     def reset_from_seed(self, seed):
         self.__init__(int(seed))
 
-    @fresh_each_call  # a new draw at every tf.function call
-    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+    @_fresh_each_call  # a new draw at every tf.function call
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "normal")
-        return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, False), dtype))
+        return _from_numpy(_to_numpy(_normal(self._rng, shape, mean, stddev, False), dtype))
 
-    @fresh_each_call  # a new draw at every tf.function call
-    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+    @_fresh_each_call  # a new draw at every tf.function call
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "truncated_normal")
-        return from_numpy(to_numpy(_normal(self._rng, shape, mean, stddev, True), dtype))
+        return _from_numpy(_to_numpy(_normal(self._rng, shape, mean, stddev, True), dtype))
 
-    @fresh_each_call  # a new draw at every tf.function call
-    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+    @_fresh_each_call  # a new draw at every tf.function call
+    def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
         return _uniform(self._rng, shape, minval, maxval, dtype)
 
     def split(self, count=1):

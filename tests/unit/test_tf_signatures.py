@@ -84,3 +84,20 @@ def test_matmul_takes_tensorflows_hints():
         tf.matmul(a, a, transpose_a=True, adjoint_a=True)
     with pytest.raises(TypeError, match="output_type int32"):
         tf.matmul(a, a, output_type=tf.int32)
+
+
+# dir(tf.random) in TensorFlow 2.21 (scripts/tf_signatures.py's reference environment)
+_TF_RANDOM = {
+    "Algorithm", "Generator", "all_candidate_sampler", "categorical", "create_rng_state",
+    "experimental", "fixed_unigram_candidate_sampler", "fold_in", "gamma",
+    "get_global_generator", "learned_unigram_candidate_sampler",
+    "log_uniform_candidate_sampler", "normal", "poisson", "set_global_generator", "set_seed",
+    "shuffle", "split", "stateless_binomial", "stateless_categorical", "stateless_gamma",
+    "stateless_normal", "stateless_parameterized_truncated_normal", "stateless_poisson",
+    "stateless_truncated_normal", "stateless_uniform", "truncated_normal", "uniform",
+    "uniform_candidate_sampler"}
+
+
+def test_tf_random_publishes_only_tensorflows_names():
+    public = {n for n in dir(tf.random) if not n.startswith("_")}
+    assert public <= _TF_RANDOM, sorted(public - _TF_RANDOM)
