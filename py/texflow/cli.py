@@ -91,7 +91,8 @@ def main(argv=None):
     setup.set_defaults(fn=_setup_browser)
 
     bench = sub.add_parser("bench", help="benchmark texflow against TensorFlow.js and numpy")
-    bench.add_argument("--backends", default="webgl,webgpu")
+    bench.add_argument("--backends", default="webgl,webgpu",
+                       help="browser backends (webgl, webgpu; '' for native only)")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
     bench.add_argument("--cases", default="ops,fit,compiled",
                        help="ops (single ops), fit (Keras fit of the MNIST CNN), compiled "

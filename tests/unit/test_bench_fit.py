@@ -31,6 +31,14 @@ def test_unknown_cases_are_refused_naming_the_value(cases):
         bench.main(args)
 
 
+@pytest.mark.parametrize("backends", ["numpy", "webgl,wgpu", "WebGL"])
+def test_unknown_browser_backends_are_refused_naming_the_value(backends):
+    args = SimpleNamespace(collective=False, backends=backends, cases="ops", quick=True,
+                           tf_python=None)
+    with pytest.raises(SystemExit, match=f"--backends takes .*received {backends!r}"):
+        bench.main(args)
+
+
 def test_a_python_without_tensorflow_is_skipped_with_a_note():
     out = []
     bench._native_fit(SimpleNamespace(tf_python=sys.executable, quick=True), out)

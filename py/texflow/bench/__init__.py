@@ -152,6 +152,11 @@ def main(args):
         from .multiworker import main as multiworker_main
         return multiworker_main(args)
     backends = [b for b in args.backends.split(",") if b]
+    unknown = [b for b in backends if b not in ("webgl", "webgpu")]
+    if unknown:
+        raise SystemExit(f"texflow bench: --backends takes the browser backends webgl and "
+                         f"webgpu (numpy and wgpu run natively in every bench; --backends '' "
+                         f"runs only those), received {args.backends!r}")
     wanted = {c for c in args.cases.split(",") if c}
     if not wanted or wanted - {"ops", "fit", "compiled"}:
         raise SystemExit(f"texflow bench: --cases takes ops, fit, compiled or several, "
