@@ -9,7 +9,9 @@ from texflow.distribute import collective
 def run_workers(coordinator, n, body, timeout=60, **connect_options):
     """Runs `body(group)` in `n` threads, each a worker; returns {rank: result}.
 
-    Exceptions raised by a body are re-raised here (the first one)."""
+    Exceptions raised by a body are re-raised here: the first, with every worker's
+    error in its message (a worker that fails and leaves makes the others fail too, so
+    the first is not always the cause)."""
     def one(i):
         group = collective.connect(coordinator.url, coordinator.token, timeout=timeout,
                                    **connect_options)
@@ -21,4 +23,10 @@ def run_workers(coordinator, n, body, timeout=60, **connect_options):
 
     with concurrent.futures.ThreadPoolExecutor(n) as pool:
         futures = [pool.submit(one, i) for i in range(n)]
+        concurrent.futures.wait(futures, timeout)
+        errors = [f.exception(timeout=0) for f in futures if f.done() and f.exception(timeout=0)]
+        if len(errors) > 1:
+            raise AssertionError(f"{len(errors)} workers failed: "
+                                 + "; ".join(f"{type(e).__name__}: {e}" for e in errors)) \
+                from errors[0]
         return dict(f.result(timeout=timeout) for f in futures)

@@ -1,9 +1,11 @@
 """Scopes and tapes belong to a thread: a prefetch thread running texflow ops in a
-dataset's map is neither tracked by the main thread's scope nor recorded by its tape."""
+dataset's map is neither tracked by the main thread's scope nor recorded by its tape;
+threads may run ops at once on every native backend."""
 
 import threading
 
 import numpy as np
+import pytest
 
 import texflow as tf
 
@@ -38,3 +40,36 @@ def test_prefetched_map_with_texflow_ops_inside_a_scope():
         with tf.scope():
             total += float(tf.sum(tf.array(batch)))
     assert abs(total - x.sum() / 255.0) < 1e-3
+
+
+@pytest.mark.parametrize("backend", ["numpy", "wgpu"])
+def test_threads_running_ops_at_once_on_a_native_backend(backend):
+    # wgpu records every thread's launches into one shared compute pass: without the
+    # backend's lock two threads ended and reused it under each other (seen as
+    # GPUValidationError in two coordinator workers of one process).
+    if backend not in tf.available_backends():
+        pytest.skip(f"{backend} is not available here")
+    previous = tf.get_backend()
+    tf.set_backend(backend)
+    results, errors = {}, []
+
+    def worker(k):
+        try:
+            got = []
+            for i in range(100):
+                with tf.scope():
+                    got.append(float(tf.sum(tf.array([[1.0, 2.0]]) * (k + i))))
+            results[k] = got
+        except Exception as e:  # reported below with the others
+            errors.append(e)
+
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+    finally:
+        tf.set_backend(previous)
+    assert not errors, errors
+    assert results == {k: [3.0 * (k + i) for i in range(100)] for k in range(3)}

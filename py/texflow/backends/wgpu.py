@@ -9,9 +9,15 @@ FLUSH_EVERY launches, before a buffer is written, and on reads. Each launch
 copies its parameters into a slot of a CPU-side arena; the arena reaches the
 GPU with one write just before its submit, so every pending dispatch keeps
 its own parameters (see webgpu.js for the same design in the browser).
+The open pass and the arena are shared by every thread of the process, so each
+method that touches them holds the backend's lock (threads that run ops at once,
+e.g. workers of one process or a prefetching pipeline, would otherwise record into
+a pass another thread is ending).
 """
 
+import functools
 import itertools
+import threading
 
 import numpy as np
 
@@ -21,6 +27,14 @@ from .wgsl.runtime import WGSLBackend
 
 SLOT_BYTES = 4 * META_INTS
 _adapter_cache = []
+
+
+def _locked(method):
+    @functools.wraps(method)
+    def wrapped(self, *args):
+        with self._lock:
+            return method(self, *args)
+    return wrapped
 
 
 def _adapter():
@@ -119,14 +133,17 @@ class WgpuBackend(WGSLBackend):
         self._usage = usage.STORAGE | usage.COPY_SRC | usage.COPY_DST
         self._encoder = self._pass = None
         self._used = 0
+        self._lock = threading.RLock()
 
     # -- buffers ---------------------------------------------------------------------
 
+    @_locked
     def _create_buffer(self, nbytes):
         bid = next(self._ids)
         self._buffers[bid] = self.device.create_buffer(size=nbytes, usage=self._usage)
         return bid
 
+    @_locked
     def _destroy_buffer(self, bid):
         self._bind_groups.clear()  # some may hold it
         buf = self._buffers.pop(bid)
@@ -135,10 +152,12 @@ class WgpuBackend(WGSLBackend):
         else:
             buf.destroy()
 
+    @_locked
     def _write(self, bid, values):
         self.flush()  # a recycled buffer may still be read by unsubmitted commands
         self._queue.write_buffer(self._buffers[bid], 0, values)
 
+    @_locked
     def _read(self, bid, nbytes, out):
         self.flush()
         data = self._queue.read_buffer(self._buffers[bid], 0, nbytes)
@@ -181,6 +200,7 @@ class WgpuBackend(WGSLBackend):
         slots = tuple((slot, is_float) for _, slot, is_float in step.scalars)
         return (pipeline[0], pipeline[1], meta, slots, step.groups, n_buf, len(meta))
 
+    @_locked
     def _launch(self, plan, *args):
         pipeline, group, meta, slots, groups, n_buf, n_meta = plan
         if self._pass is None:
@@ -214,6 +234,7 @@ class WgpuBackend(WGSLBackend):
         if self._used >= self.FLUSH_EVERY:
             self.flush()
 
+    @_locked
     def flush(self):
         """Submits the recorded dispatches (with their parameters)."""
         if self._pass is None:
@@ -227,6 +248,7 @@ class WgpuBackend(WGSLBackend):
             buf.destroy()
         self._doomed.clear()
 
+    @_locked
     def sync(self):
         self.flush()
         # Mapping a buffer waits for the queue (wgpu-py 0.32's
