@@ -57,8 +57,13 @@ def test_browser_and_native_workers_train_together_and_the_dashboard_shows_them(
     assert page.evaluate("() => texflowWorkerPage.traffic.sent") > 0
     assert page.inner_text("#state") == "finished"
 
+    # Events arrive as they happen, the workers' table with the stats sent once a second:
+    # wait for both the two departures and a snapshot taken after the last reports.
     dashboard.wait_for_function("() => texflowDashboard.events.filter("
                                 "e => e.event === 'left').length === 2", timeout=30_000)
+    dashboard.wait_for_function("() => texflowDashboard.workers.length === 2 && "
+                                "texflowDashboard.workers.every("
+                                "w => w.report && w.report.step === 19)", timeout=30_000)
     workers = dashboard.evaluate("() => texflowDashboard.workers")
     assert sorted(w["kind"] for w in workers) == ["browser", "native"]
     assert all(w["report"]["step"] == 19 for w in workers)
