@@ -4,7 +4,7 @@
 Run once, by hand, with TensorFlow 2.21 / Keras 3.15 in a separate virtual
 environment (never a test dependency):
 
-    /work/tfvenv/bin/python scripts/make_keras_fixtures.py
+    $TF_PYTHON scripts/make_keras_fixtures.py
 
 It records, from Keras itself: layer outputs for given inputs and weights (training
 and inference), layers' default configs, optimizer trajectories (weights and slots

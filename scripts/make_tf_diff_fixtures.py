@@ -4,8 +4,8 @@
 Run by hand with the reference TensorFlow (never a test dependency), from the
 repository root:
 
-    /work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py          # every file
-    /work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops      # snippets_ops.py
+    $TF_PYTHON scripts/make_tf_diff_fixtures.py          # every file
+    $TF_PYTHON scripts/make_tf_diff_fixtures.py ops      # snippets_ops.py
 
 For each tests/tfdiff/snippets_<name>.py it writes tests/data/tfdiff/<name>.json:
 per snippet id its source, options and TensorFlow's eager result (values,

@@ -6,7 +6,7 @@ tf.random (tests/unit/test_tf_signatures.py checks texflow's against them).
 Two steps, run by hand (TensorFlow is never a test dependency):
 
     .venv/bin/python scripts/tf_signatures.py names /tmp/names.json
-    /work/tfvenv/bin/python scripts/tf_signatures.py dump /tmp/names.json
+    $TF_PYTHON scripts/tf_signatures.py dump /tmp/names.json
 
 The first lists texflow's names (natively); the second looks each up in TensorFlow and
 records its parameters (null where TensorFlow has no such callable).

@@ -1,6 +1,6 @@
 """TensorFlow-differential snippets for the first-script names made of texflow's own ops
 (py/texflow/ops/composed.py; owner: tf2ops). `id: source` or `id: (source, options)`.
-After editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py composed`.
+After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py composed`.
 """
 
 _M = "m = tf.reshape(tf.range(6), [2, 3])\n"

@@ -3,7 +3,7 @@ TensorShape, tf.Tensor, casts of Python and numpy values, indexing (strided_slic
 argmax, out-of-range indices, tf.random's rules, tf.function, tf.print, tf.config and
 tf.device, tf.debugging, tf.errors. `id: source` or `id: (source, options)`; the id's
 part before '/' is its test group. After editing:
-`/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py core`.
+`$TF_PYTHON scripts/make_tf_diff_fixtures.py core`.
 """
 
 _X = "x = tf.reshape(tf.range(12), [3, 4])\n"

@@ -1,7 +1,7 @@
 """TensorFlow-differential snippets for what iterating a tf.data.Dataset gives a TF2
 user (owner: tf2ops): tf.Tensors from `for x in ds`, numpy from `as_numpy_iterator()`,
 TensorSpecs from `element_spec`. `id: source` or `id: (source, options)`. After
-editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py data`.
+editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py data`.
 """
 
 _DS = ("ds = tf.data.Dataset.from_tensor_slices((np.arange(12, dtype=np.float32)"

@@ -4,7 +4,7 @@ Each entry is `id: source` or `id: (source, options)`; the id's part before '/' 
 group (one test per group and backend). A snippet runs under both `import tensorflow as
 tf` and `import texflow as tf`, with `np`; the value of its last line is compared
 (tests/tfdiff_check.py). After editing, rerun
-`/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops`.
+`$TF_PYTHON scripts/make_tf_diff_fixtures.py ops`.
 """
 
 SNIPPETS = {

@@ -1,7 +1,7 @@
 """TensorFlow-differential snippets: reductions, scans and array functions of issue 8
 (owner: tf2ops). `id: source` or `id: (source, options)`; the id's part before '/' is
 its test group. After editing:
-`/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops_arrays`.
+`$TF_PYTHON scripts/make_tf_diff_fixtures.py ops_arrays`.
 """
 
 _X234 = "tf.reshape(tf.range(1, 25), [2, 3, 4])"

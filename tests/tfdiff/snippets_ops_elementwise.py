@@ -1,7 +1,7 @@
 """TensorFlow-differential snippets: the elementwise ops of issue 8 (owner: tf2ops).
 
 `id: source` or `id: (source, options)`; the id's part before '/' is its test group.
-After editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops_elementwise`.
+After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py ops_elementwise`.
 """
 
 _NORMAL = "np.random.default_rng({}).normal(0, 3, {}).astype(np.float32)"

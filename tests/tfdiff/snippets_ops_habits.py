@@ -6,7 +6,7 @@ scalar index, tf.compat.v1 reached as an attribute, int ** negative int, and the
 InvalidArgumentError of an op given a dtype its kernel lacks.
 
 `id: source` or `id: (source, options)`; the id's part before '/' is its test group.
-After editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops_habits`.
+After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py ops_habits`.
 """
 
 SNIPPETS = {

@@ -1,7 +1,7 @@
 """TensorFlow-differential snippets: tensordot, einsum, norm, clipping, average loss and
 GradientTape.jacobian (owner: tf2ops). `id: source` or `id: (source, options)`; the id's
 part before '/' is its test group. After editing:
-`/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops_linalg`.
+`$TF_PYTHON scripts/make_tf_diff_fixtures.py ops_linalg`.
 """
 
 _R = "tf.constant(np.random.default_rng({}).normal(0, 1, {}).astype(np.float32))"

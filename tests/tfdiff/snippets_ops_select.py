@@ -1,7 +1,7 @@
 """TensorFlow-differential snippets: gather_nd, boolean_mask and tf.where (owner: tf2ops).
 
 `id: source` or `id: (source, options)`; the id's part before '/' is its test group.
-After editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py ops_select`.
+After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py ops_select`.
 """
 
 _M34 = "tf.reshape(tf.range(12), [3, 4])"

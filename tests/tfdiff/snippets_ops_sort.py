@@ -3,7 +3,7 @@
 `id: source` or `id: (source, options)`; the id's part before '/' is its test group.
 TensorFlow's order of rows holding NaN is not defined (its top_k leaves them partly
 unsorted), so no snippet sorts NaN; tests/backend/test_ops.py checks texflow's NaN order
-against numpy. After editing: `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py
+against numpy. After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py
 ops_sort`.
 """
 

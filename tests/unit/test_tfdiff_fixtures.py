@@ -14,7 +14,7 @@ import pytest
 import tfdiff_check
 
 SNIPPETS = Path(__file__).resolve().parents[1] / "tfdiff"
-RERUN = "rerun `/work/tfvenv/bin/python scripts/make_tf_diff_fixtures.py {}`"
+RERUN = "rerun `$TF_PYTHON scripts/make_tf_diff_fixtures.py {}`"
 
 
 def _snippet_files():
