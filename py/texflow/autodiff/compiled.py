@@ -13,7 +13,7 @@ from ..engine import context
 from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
 from ..engine.run import prepare, run_op, run_view
-from ..engine.trace import Slot, slots_in, step_reads
+from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
@@ -141,7 +141,7 @@ def _run_host(step, values):
     _, fn, args, kwargs, outs = step
     result = fn(*_fill(args, values), **_fill(kwargs, values))
     flat = []
-    _flatten(result, flat)
+    flatten_arrays(result, flat)
     for k, y in zip(outs, flat):
         values[k] = y
 
@@ -176,14 +176,3 @@ def _fill(value, values, fresh=()):
     if isinstance(value, dict):
         return {k: _fill(v, values, fresh) for k, v in value.items()}
     return value
-
-
-def _flatten(value, out):
-    if isinstance(value, NDArray):
-        out.append(value)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _flatten(v, out)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _flatten(v, out)

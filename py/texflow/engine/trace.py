@@ -272,7 +272,7 @@ def host_call(fn, *args, **kwargs):
     finally:
         tracer._paused -= 1
     outs = []
-    _flatten(result, outs)
+    flatten_arrays(result, outs)
     out_slots = tuple(tracer._new_slot(y) for y in outs)
     tracer.steps.append(("host", fn, arg_slots, kwarg_slots, out_slots))
     return result
@@ -314,12 +314,13 @@ def slots_in(value, out):
             slots_in(v, out)
 
 
-def _flatten(value, out):
+def flatten_arrays(value, out):
+    """Appends the NDArrays in `value` (nested lists, tuples and dicts) to `out`."""
     if isinstance(value, NDArray):
         out.append(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            _flatten(v, out)
+            flatten_arrays(v, out)
     elif isinstance(value, dict):
         for v in value.values():
-            _flatten(v, out)
+            flatten_arrays(v, out)
