@@ -195,6 +195,7 @@ def prepare(op, inputs, attrs, backend):
     if op.num_outputs != 1:
         def launch_all(inputs):
             return run_op(op, inputs, attrs, backend)
+        launch_all.key, launch_all.plan = key, plan  # for a prepared launch list
         return launch_all
     (shape, dtype, size, cls, dims), = plan.outputs
 
@@ -212,4 +213,5 @@ def prepare(op, inputs, attrs, backend):
         if stack:
             stack[-1].tracked.append(out)
         return out
+    launch.key, launch.plan = key, plan  # for a prepared launch list (autodiff/replay.py)
     return launch
