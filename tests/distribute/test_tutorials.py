@@ -4,10 +4,11 @@ them (only the import changed), run to completion by two workers: native process
 TF_CONFIG as the pages start them, and a headless browser page (WebGL) beside a native
 `texflow worker` through a coordinator. A synchronous job's workers end with one model.
 
-The custom loop's run is not a test: its 3 epochs of 70 steps of 64 digits per worker take
-minutes (scripts/run_tutorials.sh ctl runs it). The runs keep the first rows of MNIST's training set (tests/data/tutorials/run_tutorial.py
-does, leaving the tutorials' code alone) so that they take seconds; scripts/
-run_tutorials.sh and scripts/run_tutorials_browser.py run them on the whole set."""
+The Keras tutorial's runs keep MNIST's first 256 training digits so that they take seconds
+(tests/data/tutorials/run_tutorial.py does, leaving the tutorial's code alone). The custom
+loop's 3 epochs of 70 steps take minutes whatever the data, so it is run by hand
+(scripts/run_tutorials.sh ctl natively, scripts/run_tutorials_browser.py ctl on pages).
+Both scripts run the tutorials on the whole set."""
 
 import json
 import logging
