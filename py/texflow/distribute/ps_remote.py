@@ -1,8 +1,8 @@
 """The chief's ClusterCoordinator when the cluster has ps and worker tasks (processes).
 
 Variables live on the ps tasks, placed round-robin in the order closures first read
-them ("ps<i>/<session>/v<n>" ids, the session this coordinator's), with the chief's value at that moment. `schedule(fn, args)`
-traces `fn` once per signature (distribute/ps_trace.py; that traced run is the call,
+them ("ps<i>/<session>/v<n>" ids, the session this coordinator's), with the chief's
+value at that moment. `schedule(fn, args)` traces `fn` once per signature (distribute/ps_trace.py; that traced run is the call,
 made on the chief, its update pushed as a worker's is); later calls queue. One
 dispatcher thread per worker task sends a call to its worker when the worker is free,
 after running the call's host steps (its per-worker iterator's `next`) for that worker.
