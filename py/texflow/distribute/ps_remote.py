@@ -2,8 +2,9 @@
 
 Variables live on the ps tasks, placed round-robin in the order closures first read
 them ("ps<i>/<session>/v<n>" ids, the session this coordinator's), with the chief's
-value at that moment. `schedule(fn, args)` traces `fn` once per signature (distribute/ps_trace.py; that traced run is the call,
-made on the chief, its update pushed as a worker's is); later calls queue. One
+value at that moment. `schedule(fn, args)` traces `fn` once per signature
+(distribute/ps_trace.py; that traced run is the call, made on the chief, its update
+pushed as a worker's is); later calls queue. One
 dispatcher thread per worker task sends a call to its worker when the worker is free,
 after running the call's host steps (its per-worker iterator's `next`) for that worker.
 A worker that fails (its connection breaks) gets its call put back at the head of the
