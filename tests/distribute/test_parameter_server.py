@@ -213,3 +213,26 @@ def test_bad_input_is_named(monkeypatch):
     with pytest.raises(TypeError, match="read by the scheduled functions"):
         next(iterator)
     coordinator._close()
+
+
+def test_keras_fit_trains_on_the_workers(cluster):
+    strategy = tf.distribute.ParameterServerStrategy(
+        tf.distribute.cluster_resolver.TFConfigClusterResolver())
+    with strategy.scope():
+        model = _model()
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    initial = _loss(model)
+    dataset = tf.data.Dataset.from_tensor_slices((X, Y)).batch(8).repeat()
+    history = model.fit(dataset, epochs=3, steps_per_epoch=8, verbose=0)
+    local = _model()  # one process, the same batches
+    local.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    expected = local.fit(dataset, epochs=3, steps_per_epoch=8, verbose=0).history
+    coordinator = strategy._cluster_coordinator
+    # the first step ran on the chief eagerly (it builds the metrics), the second traced
+    assert sum(coordinator.runs) == 3 * 8 - 2, coordinator.runs
+    # each epoch's logs are its own steps' (the metrics reset on the ps tasks too), close
+    # to one process's (asynchronous updates: close, not equal)
+    for key in ("loss", "mae"):
+        np.testing.assert_allclose(history.history[key], expected[key], rtol=0.3, atol=0.05)
+    assert _loss(model) < 0.1 * initial
+    coordinator._close()
