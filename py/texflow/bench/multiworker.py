@@ -272,10 +272,11 @@ def main(args):
     import platform
 
     quick = args.quick
+    load = os.getloadavg()[0]
     steps, batch = (12, 64) if quick else (30, 64)
     out = [f"texflow bench --multiworker, {time.strftime('%Y-%m-%d %H:%M')}, "
            f"{platform.machine()}, {os.cpu_count()} cores (load average "
-           f"{os.getloadavg()[0]:.1f} at the start), one BLAS thread per worker"]
+           f"{load:.1f} at the start), one BLAS thread per worker"]
 
     def step(what):
         print(f"[bench] {what} ...", file=sys.stderr, flush=True)
@@ -307,6 +308,12 @@ def main(args):
         step("texflow, 2 browser workers")
         browser = got(measure_browser(max(6, steps // 3), batch))
     tables(native, browser, recovery, tf, out, tf_config)
+    cores = os.cpu_count() or 1
+    if max(load, os.getloadavg()[0]) > cores:
+        out.append(f"\nThe load average ({load:.1f} at the start, {os.getloadavg()[0]:.1f} at "
+                   f"the end) exceeded the {cores} cores: other processes took CPU time, so the "
+                   "wall-time ratios are not this machine's (N workers get a larger share of "
+                   "a loaded machine than one); the CPU table is far less affected.")
     from . import report
     report(out, "multiworker")
     return 0
