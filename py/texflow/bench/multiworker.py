@@ -27,9 +27,9 @@ ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_TH
 class Proc:
     """A worker process whose JSON lines are collected as they come (`lines`)."""
 
-    def __init__(self, argv):
+    def __init__(self, argv, env=None):
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=ENV)
+                                     text=True, env=env or ENV)
         self.lines, self.bench, self.text = [], None, []
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -86,6 +86,23 @@ def measure_native(workers, steps, batch):
         for p in procs:
             p.kill()
         coordinator.stop()
+
+
+def measure_tf_config(workers, steps, batch):
+    """Workers started with TF_CONFIG, as the tutorials start them: the chief runs the
+    coordinator in its own process, so N workers are N processes (not N + 1)."""
+    cluster = {"worker": [f"localhost:{p}" for p in _free_ports(workers)]}
+    procs = []
+    for i in range(workers):
+        config = {"cluster": cluster, "task": {"type": "worker", "index": i}}
+        env = dict(ENV, TF_CONFIG=json.dumps(config))
+        env.pop("TEXFLOW_COORDINATOR", None)
+        procs.append(Proc([sys.executable, str(JOB), str(steps), str(batch)], env=env))
+    try:
+        return _summary([p.wait() for p in procs])
+    finally:
+        for p in procs:
+            p.kill()
 
 
 def measure_recovery(steps, batch, kill_at):
@@ -166,7 +183,7 @@ def _f(value, digits=1):
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
-def tables(native, browser, recovery, tf, out):
+def tables(native, browser, recovery, tf, out, tf_config=None):
     base = native[1]["samples_per_s"]
     out += ["", "MNIST CNN (the tutorial's), data-parallel through the coordinator; per-worker "
             "batch fixed, global batch = workers x batch; step ms = the slowest rank's median",
@@ -180,6 +197,10 @@ def tables(native, browser, recovery, tf, out):
                    f"{_f(r['samples_per_s'], 0)} | {r['samples_per_s'] / base:.2f}x | "
                    f"{r['comm_share']:.0%} | {_f(t and t['step_ms'])} | "
                    f"{_f(t and t['samples_per_s'], 0)} | {versus} |")
+    for n, r in sorted((tf_config or {}).items()):
+        out.append(f"| {n} native, TF_CONFIG (coordinator in the chief) | {_f(r['step_ms'])} | "
+                   f"{_f(r['samples_per_s'], 0)} | {r['samples_per_s'] / base:.2f}x | "
+                   f"{r['comm_share']:.0%} | – | – | – |")
     if browser:
         r, version = browser
         out.append(f"| 2 browser ({r['backend']}) | {_f(r['step_ms'])} | "
@@ -201,6 +222,10 @@ def tables(native, browser, recovery, tf, out):
     if 2 in native:
         ratio = native[2]["samples_per_s"] / base
         out.append(f"| 2 native vs 1, samples/s | {ratio:.2f}x | >= 1.6x: "
+                   f"{'met' if ratio >= 1.6 else 'NOT met'} |")
+    if 2 in (tf_config or {}):
+        ratio = tf_config[2]["samples_per_s"] / base
+        out.append(f"| 2 native with TF_CONFIG vs 1, samples/s | {ratio:.2f}x | >= 1.6x: "
                    f"{'met' if ratio >= 1.6 else 'NOT met'} |")
     if recovery:
         s = recovery["first_step_s"] - recovery["joined_s"]
@@ -227,11 +252,14 @@ def main(args):
         return figures
 
     counts = [int(k) for k in args.workers.split(",")] if args.workers else [1, 2, 4]
-    native, tf = {}, None
+    native, tf, tf_config = {}, None, {}
     for n in counts:
         step(f"texflow, {n} native worker(s)")
         native[n] = got(measure_alone(steps, batch) if n == 1 else
                         measure_native(n, steps, batch))
+        if n > 1:
+            step(f"texflow, {n} native worker(s) with TF_CONFIG (coordinator in the chief)")
+            tf_config[n] = got(measure_tf_config(n, steps, batch))
     if 1 not in native:
         native[1] = measure_alone(steps, batch)
     if args.tf_python:
@@ -245,7 +273,7 @@ def main(args):
     if not args.no_browser:
         step("texflow, 2 browser workers")
         browser = got(measure_browser(max(6, steps // 3), batch))
-    tables(native, browser, recovery, tf, out)
+    tables(native, browser, recovery, tf, out, tf_config)
     from . import report
     report(out, "multiworker")
     return 0

@@ -6,17 +6,20 @@ going by recovery.Keeper, timing each step and its all-reduce.
 
 Prints one JSON line per step ({"step", "t": wall clock at its end, "ms", "comm_ms"}),
 the Keeper's log lines ({"log", "t"}) and at the end "BENCH {json}" with this worker's
-medians. `alone`: one process, no coordinator (the single-worker baseline).
+medians. `alone`: one process, no coordinator (the single-worker baseline). With TF_CONFIG
+set (and no $TEXFLOW_COORDINATOR) the group forms as MultiWorkerMirroredStrategy forms it:
+the chief runs the coordinator in its own process (2 processes for 2 workers, not 3).
 """
 
 import json
+import os
 import sys
 import time
 
 import numpy as np
 
 import texflow as tf
-from texflow.distribute import collective, recovery
+from texflow.distribute import cluster_resolver, collective, multi_worker, recovery
 
 WARMUP = 3
 
@@ -57,7 +60,14 @@ def main():
     model = build_model()
     # Joins once ready to train, so a restarted worker keeps the others waiting only for
     # the state it needs.
-    group = Alone() if alone else collective.connect(timeout=600)
+    coordinator = None
+    if alone:
+        group = Alone()
+    elif os.environ.get("TF_CONFIG") and not os.environ.get("TEXFLOW_COORDINATOR"):
+        resolver = cluster_resolver.TFConfigClusterResolver()
+        group, coordinator = multi_worker.join_tf_config(resolver, resolver.cluster_spec())
+    else:
+        group = collective.connect(timeout=600)
     emit(joined=group.rank, t=time.time())
     loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(reduction="sum")
     optimizer = model.optimizer
@@ -112,7 +122,7 @@ def main():
     print("BENCH " + json.dumps(result), flush=True)
     if not alone:
         group.barrier()
-        group.close()
+        multi_worker.leave(group, coordinator)
 
 
 main()

@@ -24,12 +24,17 @@ import sys
 
 import numpy as np
 from websockets.asyncio.client import ClientConnection
+from websockets.asyncio import messages as _ws_messages
+from websockets.asyncio.messages import Assembler
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
+from .wire import Placed
+
 _HEADERS, _PASS, _FAST, _ALL = range(4)  # what the next bytes are
 _DIRECT = 4096                            # payload left that the socket writes in place
+_SINK_MIN = 64 << 10                      # frames smaller than this are not offered to a sink
 _POOL = 6                                 # reused payload buffers per connection
 _END_OF_HEADERS = b"\r\n\r\n"
 
@@ -44,6 +49,8 @@ class _FastFrames:
 
     def connection_made(self, transport):
         super().connection_made(transport)
+        if type(self.recv_messages) is Assembler and _Messages.usable:
+            self.recv_messages.__class__ = _Messages
         self._scratch = bytearray(self.scratch_size)
         self._pool = []
         self._mode = _ALL          # until the handshake's headers are behind websockets
@@ -53,11 +60,16 @@ class _FastFrames:
         self._left = 0             # payload bytes of the passed frame still to come
         self._fragmented = False
         self._dest = None          # the fast frame's buffer, its size, bytes filled, key
-        self._size = self._got = 0
+        self._size = self._got = self._length = 0
+        self._asking, self._placed = False, None
         self._key = None
         self._direct = False       # the last get_buffer handed out `_dest`
         self._waiting_open = False # a server between the request and its answer
         self.fast_frames = 0
+        # sink(head, size): called with the first `sink_head` bytes of a fast frame of
+        # `size` bytes; may return a writable buffer of `size - sink_head` bytes, where the
+        # rest of the frame then goes, and the message is a `Placed` (its head and size).
+        self.sink, self.sink_head = None, 0
 
     def get_buffer(self, sizehint):
         if self._mode == _FAST and self._size - self._got >= _DIRECT:
@@ -70,7 +82,7 @@ class _FastFrames:
         if self._direct:
             self._got += nbytes
             if self._got == self._size:
-                self._deliver()
+                self._filled()
             return
         data = memoryview(self._scratch)[:nbytes]
         if self._mode == _ALL:
@@ -123,7 +135,7 @@ class _FastFrames:
                 self._got += k
                 pos += k
                 if self._got == self._size:
-                    self._deliver()
+                    self._filled()
             elif mode == _PASS:
                 k = min(self._left, end - pos)
                 self.data_received(bytes(data[pos:pos + k]))
@@ -180,12 +192,32 @@ class _FastFrames:
 
     def _begin(self, length, key):
         self._key = None if key is None or key == b"\0\0\0\0" else key
-        self._size, self._got = length, 0
+        self._length, self._got = length, 0
         self._dest = self._buffer(length)
+        self._placed = None
+        # A sink is asked once the frame's head is here (frames big enough to be worth it,
+        # unmasked, and only where the message queue hands data over as it is).
+        self._asking = (self.sink is not None and self._key is None and length >= _SINK_MIN
+                        and type(self.recv_messages) is _Messages)
+        self._size = self.sink_head if self._asking else length
         self._mode = _FAST
-        if not length:
-            self._deliver()
+        if not self._size:
+            self._filled()
 
+    def _filled(self):
+        """The bytes wanted so far are in: ask the sink, or deliver the frame."""
+        if self._asking:
+            self._asking = False
+            head = self._dest
+            place = self.sink(memoryview(head)[:self._size], self._length)
+            if place is not None:
+                self._placed, self._dest = head, place
+                self._got, self._size = 0, self._length - self._size
+            else:
+                self._size = self._length
+            if self._got < self._size:
+                return
+        self._deliver()
     def _buffer(self, length):
         for i in range(len(self._pool)):
             # 2: the pool's reference and getrefcount's argument: no message holds it.
@@ -202,8 +234,14 @@ class _FastFrames:
         if key is not None:
             unmask(buf, size, key)
         self.fast_frames += 1
+        if self._placed is not None:
+            head = memoryview(self._placed)[:self.sink_head]
+            data = Placed(head, self._length)
+            self._placed = None
+        else:
+            data = memoryview(buf)[:size]
         try:
-            self.recv_messages.put(Frame(Opcode.BINARY, memoryview(buf)[:size]))
+            self.recv_messages.put(_FastFrame(Opcode.BINARY, data))
         except EOFError:
             pass  # the connection is closing: websockets drops what comes after
 
@@ -234,6 +272,33 @@ def unmask(buf, size, key):
         np.bitwise_xor(words, np.frombuffer(key * 2, np.uint64)[0], out=words)
     for i in range(whole, size):
         arr[i] ^= key[i % 4]
+
+
+class _FastFrame(Frame):
+    """A frame read here: its data is handed to the reader as it is (a memoryview)."""
+
+
+class _Messages(Assembler):
+    """websockets' message queue, returning a fast frame's data without joining it into a
+    new bytes object (one copy of every byte fewer); other messages are websockets' own.
+    Installed only where the queue has the methods its own `get` uses."""
+
+    usable = hasattr(Assembler, "maybe_resume") and hasattr(
+        getattr(_ws_messages, "SimpleQueue", None), "put_back")
+
+    async def get(self, decode=None):
+        if decode or self.get_in_progress:
+            return await super().get(decode)
+        self.get_in_progress = True
+        try:
+            frame = await self.frames.get(not self.closed)
+        finally:
+            self.get_in_progress = False
+        if type(frame) is _FastFrame:
+            self.maybe_resume()
+            return frame.data
+        self.frames.put_back([frame])
+        return await super().get(decode)
 
 
 class FastServerConnection(_FastFrames, ServerConnection, asyncio.BufferedProtocol):

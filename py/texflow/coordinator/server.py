@@ -255,7 +255,7 @@ class Coordinator:
 
     async def _worker_message(self, slot, ws, message):
         member = self.membership.members.get(slot.rank) is slot
-        if isinstance(message, bytes):
+        if not isinstance(message, str):  # bytes, or a memoryview (fastframes)
             try:
                 h = wire.unpack(message)
             except wire.WireError as e:

@@ -91,7 +91,7 @@ class Shard:
             watcher = asyncio.ensure_future(self._watch(ws))
             async for message in ws:
                 self.received[ws] = self.received.get(ws, 0) + len(message)
-                if isinstance(message, bytes):
+                if not isinstance(message, str):  # bytes, or a memoryview (fastframes)
                     h = wire.unpack(message)
                     if h.kind != wire.CONTRIB:
                         raise ValueError(f"unexpected {wire.KINDS[h.kind]} message")
