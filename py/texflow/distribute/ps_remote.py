@@ -1,9 +1,10 @@
 """The chief's ClusterCoordinator when the cluster has ps and worker tasks (processes).
 
 Variables live on the ps tasks, placed round-robin in the order closures first read
-them ("ps<i>/v<n>" ids), with the chief's value at that moment. `schedule(fn, args)`
-traces `fn` once per signature (distribute/ps_trace.py; that traced run is the call,
-made on the chief, its update pushed as a worker's is); later calls queue. One
+them ("ps<i>/<session>/v<n>" ids, the session this coordinator's), with the chief's
+value at that moment. `schedule(fn, args)` traces `fn` once per signature
+(distribute/ps_trace.py; that traced run is the call, made on the chief, its update
+pushed as a worker's is); later calls queue. One
 dispatcher thread per worker task sends a call to its worker when the worker is free,
 after running the call's host steps (its per-worker iterator's `next`) for that worker.
 A worker that fails (its connection breaks) gets its call put back at the head of the
@@ -15,6 +16,7 @@ after it (evaluate, save, printing a weight) reads the trained values.
 
 import collections
 import logging
+import os
 import threading
 import time
 import warnings
@@ -69,6 +71,8 @@ class RemoteCoordinator(ClusterCoordinator):
         self._ps = [None] * len(self._ps_addresses)
         self._ps_lock = threading.Lock()
         self._chief = threading.RLock()  # tracing, host steps, chief-run calls
+        # a restarted chief (or a second coordinator) names its variables and traces anew
+        self._session = os.urandom(4).hex()
         self._registered = {}            # id(variable) -> variable id
         self._variables = []             # (variable id, Variable), in registration order
         self._traces = {}                # signature key -> ClosureTrace
@@ -166,7 +170,8 @@ class RemoteCoordinator(ClusterCoordinator):
                 if slot in tracer.state_slots and id(variable) not in self._registered:
                     new[self._register(variable)] = variable.numpy()
             self._create(new)
-            closure_trace = ClosureTrace(len(self._traces), tracer, outputs, self._registered)
+            closure_trace = ClosureTrace(f"{self._session}/t{len(self._traces)}", tracer,
+                                         outputs, self._registered)
             self._push(closure_trace, pulled, skip=new)
             if closure_trace.problem:
                 self._warn(closure_trace)
@@ -174,7 +179,7 @@ class RemoteCoordinator(ClusterCoordinator):
 
     def _register(self, variable):
         n = len(self._variables)
-        key = f"ps{n % len(self._ps_addresses)}/v{n}"
+        key = f"ps{n % len(self._ps_addresses)}/{self._session}/v{n}"
         self._registered[id(variable)] = key
         self._variables.append((key, variable))
         return key

@@ -115,7 +115,7 @@ class Server:
         while True:
             try:
                 conn = self._listener.accept()
-            except OSError:      # a failed handshake (wrong authkey) or a closed listener
+            except Exception:  # a failed handshake (wrong authkey, a port probe), or closed
                 if self._listener is None:
                     return
                 continue

@@ -193,7 +193,7 @@ class WorkerService:
 
 
 def variable_ps(key):
-    """The ps task index in a variable id ("ps<i>/v<n>")."""
+    """The ps task index in a variable id ("ps<i>/<session>/v<n>")."""
     return int(key.split("/", 1)[0][2:])
 
 
