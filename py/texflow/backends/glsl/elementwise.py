@@ -5,6 +5,9 @@ one of four ways, chosen per signature:
   "="  same flat order as the output: one texel fetch at the fragment's own
        coordinate (equal sizes have equal texture widths, see textures.py);
   "1"  one element broadcast to all: one fetch of texel 0;
+  "r"  a row of C elements (C % 4 == 0) repeated along the leading dimensions (a
+       bias): the fragment's four lanes are one texel of it, at the output texel
+       modulo C / 4 (the general path costs a division per dimension and lane);
   "s"  a Python scalar: a uniform set at each launch;
   "x"  anything else (broadcasting, transposes): a flat offset per lane from
        the output's multi-index and the input's strides, after merging the
@@ -76,6 +79,7 @@ class MapInputs:
         shape, strides = collapse(out.shape, [s for _, s in arrays])
         natural = contiguous_strides(shape)
         modes, array_strides, array_offsets = [], iter(strides), iter(offsets)
+        self.row_texels = {}
         for arg, _, _ in items:
             if arg.scalar:
                 modes.append("s")
@@ -87,6 +91,9 @@ class MapInputs:
                 modes.append("1")
             elif arg.size == out.size and s == natural:
                 modes.append("=")
+            elif len(shape) == 2 and list(s) == [0, 1] and shape[1] % 4 == 0:
+                self.row_texels[first + sum(m != "s" for m in modes)] = shape[1] // 4
+                modes.append("r")
             else:
                 modes.append("x")
         # rank 0 when strided: an offset into a one-element view (a slice of size 1)
@@ -99,7 +106,7 @@ class MapInputs:
         types = [t for _, t, _ in items]
         self.key = (tuple(zip(modes, types)), tuple(self.tex_types), rank, self.has_offset,
                     first)
-        self.uniforms = {}
+        self.uniforms = {f"uRow{j}": n for j, n in self.row_texels.items()}
         if rank:
             self.uniforms["uShape"] = shape
             tex_modes = [m for m in modes if m != "s"]
@@ -124,6 +131,9 @@ class MapInputs:
                 loads.append(f"  {t4} v{i} = {t4}(texelFetch(uT{tex}, ivec2(0), 0).x);")
             elif mode == "=":
                 loads.append(f"  {t4} v{i} = texelFetch(uT{tex}, ivec2(gl_FragCoord.xy), 0);")
+            elif mode == "r":
+                decls.append(f"uniform int uRow{tex};")
+                loads.append(f"  {t4} v{i} = {t4}(texel{tex}((base >> 2) % uRow{tex}));")
             else:
                 decls.append(f"uniform int uStride{tex}[{rank}];")
                 if has_offset:
