@@ -6,7 +6,6 @@ other; a worker killed mid-run has its call run again by the other."""
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import numpy as np
 import pytest
 
 import texflow as tf
+from texflow.bench.collective import _free_ports
 from texflow.distribute.ps_server import connect
 
 ROOT = Path(__file__).parent.parent.parent
@@ -23,16 +23,6 @@ ROOT = Path(__file__).parent.parent.parent
 SCRIPT = ROOT / "scripts" / "parameter_server_train.py"
 X = np.random.RandomState(2).rand(64, 2).astype(np.float32)
 Y = (X @ np.array([2.0, -1.0], np.float32) + 0.5)[:, None]
-
-
-def _free_ports(n):
-    sockets = [socket.socket() for _ in range(n)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
 
 
 class Cluster:

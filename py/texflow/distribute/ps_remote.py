@@ -153,13 +153,6 @@ class RemoteCoordinator(ClusterCoordinator):
         if errors:
             raise errors[0]
 
-    def done(self):
-        with self._lock:
-            if self._pending:
-                return False
-        self.join()
-        return True
-
     def ps_values(self):
         """{variable name: its value on the ps tasks} (what the workers train)."""
         values = self._pull([key for key, _ in self._variables])
