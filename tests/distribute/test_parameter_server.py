@@ -201,6 +201,7 @@ def test_bad_input_is_named(monkeypatch):
     strategy = tf.distribute.ParameterServerStrategy(
         resolvers.SimpleClusterResolver(resolvers.ClusterSpec(spec)))
     coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    assert tf.distribute.coordinator.ClusterCoordinator(strategy) is coordinator  # one
     iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
     with pytest.raises(TypeError, match="read by the scheduled functions"):
         next(iterator)
@@ -219,7 +220,7 @@ def test_keras_fit_trains_on_the_workers(cluster):
     local = _model()  # one process, the same batches
     local.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
     expected = local.fit(dataset, epochs=3, steps_per_epoch=8, verbose=0).history
-    coordinator = strategy._cluster_coordinator
+    coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)  # fit's, as in TF
     # the first step ran on the chief eagerly (it builds the metrics), the second traced
     assert sum(coordinator.runs) == 3 * 8 - 2, coordinator.runs
     # each epoch's logs are its own steps' (the metrics reset on the ps tasks too), close

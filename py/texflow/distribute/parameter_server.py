@@ -200,12 +200,18 @@ class ClusterCoordinator:
         if not isinstance(strategy, ParameterServerStrategy):
             raise ValueError(f"ClusterCoordinator takes a ParameterServerStrategy; received "
                              f"{type(strategy).__name__}")
+        # one coordinator per strategy, as TensorFlow keeps it (Keras fit finds it there)
+        if getattr(strategy, "_cluster_coordinator", None) is not None:
+            return strategy._cluster_coordinator
         if cls is ClusterCoordinator and strategy._remote:
             from .ps_remote import RemoteCoordinator
             cls = RemoteCoordinator
         return super().__new__(cls)
 
     def __init__(self, strategy):
+        if getattr(self, "_has_initialized", False):
+            return
+        self._has_initialized = True
         self.strategy = strategy
         strategy._cluster_coordinator = self
         self._queue = queue.Queue()

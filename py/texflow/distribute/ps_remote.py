@@ -89,6 +89,9 @@ class RemoteCoordinator(ClusterCoordinator):
     """ClusterCoordinator over ps and worker processes (see the module docstring)."""
 
     def __init__(self, strategy):
+        if getattr(self, "_has_initialized", False):
+            return
+        self._has_initialized = True
         self.strategy = strategy
         strategy._cluster_coordinator = self
         spec = strategy.cluster_resolver.cluster_spec()
