@@ -184,7 +184,9 @@ class PerWorkerDataset:
         self._datasets = datasets
 
     def __iter__(self):
-        return PerWorkerIterator(iter(d) for d in self._datasets)
+        iterator = PerWorkerIterator(iter(d) for d in self._datasets)
+        iterator._datasets = self._datasets  # the workers make their own (ps_remote.py)
+        return iterator
 
 
 class ClusterCoordinator:
