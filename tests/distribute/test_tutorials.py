@@ -97,3 +97,28 @@ def test_keras_tutorial_on_a_browser_worker_and_a_native_worker(browser_session,
     for text in (out, browser_out):
         assert text.count("Epoch 3/3") == 2, text[-3000:]
     _same_model([out, browser_out], 1e-4)
+
+
+def test_the_multiworker_demo_job_runs_on_two_native_workers():
+    """demos/multiworker/train.py (seed 000's job) as its README starts it: a coordinator
+    with --script and two `texflow worker`s that fetch the job (1 epoch of 2 steps)."""
+    from texflow.coordinator import CoordinatorThread, Job
+
+    c = CoordinatorThread(num_workers=2, port=0, job=Job(
+        ROOT / "demos" / "multiworker" / "train.py", ["1", "2"])).start()
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "texflow.cli", "worker", "--coordinator", c.url, "--token",
+         c.token], env=_env(None), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for _ in range(2)]
+    try:
+        outputs = [p.communicate(timeout=300)[0] for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+        c.stop()
+    accuracies = set()
+    for p, out in zip(procs, outputs):
+        assert p.returncode == 0, out[-3000:]
+        assert re.search(r"^2/2 \[=+\]", out, re.M), out[-3000:]
+        accuracies.add(re.search(r"^test accuracy ([\d.]+) \(loss ([\d.]+)\)", out, re.M).groups())
+    assert len(accuracies) == 1, outputs  # one model: the same test accuracy and loss

@@ -15,11 +15,14 @@ after it (evaluate, save, printing a weight) reads the trained values.
 """
 
 import collections
+import collections.abc
 import logging
 import os
 import threading
 import time
 import warnings
+
+import numpy as np
 
 from ..autodiff.function import Function, _as_tensors, _canonical, _converted
 from ..engine import trace
@@ -60,11 +63,37 @@ class _Queue:
             return self._items.popleft()
 
 
+class RemoteLogs(collections.abc.Mapping):
+    """A Keras `fit` step's logs on the workers: read (which waits for that step) only
+    when a callback asks for them, so that steps run asynchronously meanwhile."""
+
+    def __init__(self, coordinator, value):
+        self.coordinator, self._value, self._logs = coordinator, value, None
+
+    def _get(self):
+        if self._logs is None:
+            self._logs = self._value.get()
+        return self._logs
+
+    def __getitem__(self, key):
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self):
+        return len(self._get())
+
+
 class RemoteCoordinator(ClusterCoordinator):
     """ClusterCoordinator over ps and worker processes (see the module docstring)."""
 
     def __init__(self, strategy):
+        if getattr(self, "_has_initialized", False):
+            return
+        self._has_initialized = True
         self.strategy = strategy
+        strategy._cluster_coordinator = self
         spec = strategy.cluster_resolver.cluster_spec()
         self._ps_addresses = spec.job_tasks("ps")
         self._worker_addresses = spec.job_tasks("worker")
@@ -74,6 +103,7 @@ class RemoteCoordinator(ClusterCoordinator):
         # a restarted chief (or a second coordinator) names its variables and traces anew
         self._session = os.urandom(4).hex()
         self._registered = {}            # id(variable) -> variable id
+        self._synced = {}                # variable id -> the chief's value as last pulled
         self._variables = []             # (variable id, Variable), in registration order
         self._traces = {}                # signature key -> ClosureTrace
         self._keep = []                  # what the keys name by id
@@ -126,13 +156,6 @@ class RemoteCoordinator(ClusterCoordinator):
         if errors:
             raise errors[0]
 
-    def done(self):
-        with self._lock:
-            if self._pending:
-                return False
-        self.join()
-        return True
-
     def ps_values(self):
         """{variable name: its value on the ps tasks} (what the workers train)."""
         values = self._pull([key for key, _ in self._variables])
@@ -146,6 +169,25 @@ class RemoteCoordinator(ClusterCoordinator):
         self._closed.set()
         for _ in self._worker_addresses:
             self._queue.put(None, front=True)
+
+    def _run_eagerly(self, fn, args):
+        """Runs `fn(*args)` on the chief, not traced (Keras's first step, which makes the
+        variables that the step creates lazily); what it changed in ps variables is
+        pushed as deltas. Returns a RemoteValue holding its result."""
+        value = RemoteValue(self)
+        with self._chief:
+            pulled = self._sync()
+            with _entered(self.strategy):
+                result = self.strategy.extended._run(fn, args, {})
+            updates = []
+            for key, variable in self._variables:
+                new = variable.numpy()
+                if not np.array_equal(new, pulled[key]):
+                    updates.append(("delta", key, new - pulled[key]))
+            self._request("push", updates)
+            self._chief_values_pushed()
+        value._set(_to_numpy(result))
+        return value
 
     # -- tracing and variables on the chief --------------------------------------------------
 
@@ -173,6 +215,7 @@ class RemoteCoordinator(ClusterCoordinator):
             closure_trace = ClosureTrace(f"{self._session}/t{len(self._traces)}", tracer,
                                          outputs, self._registered)
             self._push(closure_trace, pulled, skip=new)
+            self._chief_values_pushed()
             if closure_trace.problem:
                 self._warn(closure_trace)
             return closure_trace, result
@@ -193,7 +236,24 @@ class RemoteCoordinator(ClusterCoordinator):
             values = self._pull(keys)
             for (_, variable), value in zip(self._variables, values):
                 variable.assign(from_numpy(value))
-            return dict(zip(keys, values))
+            self._synced = dict(zip(keys, values))
+            return dict(self._synced)
+
+    def _chief_values_pushed(self):
+        """Records the chief's values as its own (after it pushed a call's update)."""
+        self._synced = {key: variable.numpy() for key, variable in self._variables}
+
+    def _write_changed(self, variables):
+        """Writes to the ps tasks what code on the chief set in `variables` since the
+        chief last pulled or pushed (Keras's `reset_metrics` at an epoch's start)."""
+        with self._chief:
+            updates = []
+            for variable in variables:
+                key = self._registered.get(id(variable))
+                if key is not None and not np.array_equal(variable.numpy(), self._synced[key]):
+                    updates.append(("write", key, variable.numpy()))
+                    self._synced[key] = variable.numpy()
+            self._request("push", updates)
 
     def _push(self, closure_trace, pulled, skip=()):
         """Pushes what a call made on the chief assigned (as a worker would)."""
@@ -304,6 +364,7 @@ class RemoteCoordinator(ClusterCoordinator):
             with _entered(self.strategy):
                 result = closure.trace.concrete._replay(list(closure.tensors))
             self._push(closure.trace, pulled)
+            self._chief_values_pushed()
             return _to_numpy(result)
 
     def _fail(self, value, error):

@@ -253,12 +253,6 @@ class _Given:
 
 
 def _to_numpy(value):
-    if isinstance(value, NDArray):
-        return value.numpy()
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return type(value)(*[_to_numpy(v) for v in value])
-    if isinstance(value, (list, tuple)):
-        return type(value)(_to_numpy(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _to_numpy(v) for k, v in value.items()}
-    return value
+    from ..data import structure
+    return structure.map_structure(lambda v: v.numpy() if isinstance(v, NDArray) else v,
+                                   value)
