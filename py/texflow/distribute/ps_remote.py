@@ -90,11 +90,8 @@ class RemoteCoordinator(ClusterCoordinator):
     """ClusterCoordinator over ps and worker processes (see the module docstring)."""
 
     def __init__(self, strategy):
-        if getattr(self, "_has_initialized", False):
+        if not self._first_init(strategy):
             return
-        self._has_initialized = True
-        self.strategy = strategy
-        strategy._cluster_coordinator = self
         spec = strategy.cluster_resolver.cluster_spec()
         self._ps_addresses = spec.job_tasks("ps")
         self._worker_addresses = spec.job_tasks("worker")
