@@ -54,7 +54,7 @@ def fuse(steps, meta, out_slots, state_slots):
             continue
         nodes, dtypes, leaves, members = built
         if len(nodes) < 2 or len(leaves) > MAX_INPUTS or \
-                _crosses_assign(members, r, steps, state_slots):
+                crosses_assign(members, r, steps, state_slots):
             continue
         out = steps[r][4][0]
         shape, dtype = meta[out]
@@ -115,7 +115,7 @@ def _build(root, steps, meta, producer, inlinable):
     return nodes, dtypes, list(leaves), members
 
 
-def _crosses_assign(members, root, steps, state_slots):
+def crosses_assign(members, root, steps, state_slots):
     """Whether a member reads a Variable that an assignment before `root` replaces."""
     for m in members:
         if m == root:

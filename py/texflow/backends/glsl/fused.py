@@ -21,12 +21,19 @@ def _literal(value, t):
 
 @kernel("fused_elementwise", "glsl")
 def fused_elementwise(b, *args, program):
+    body = tree_body(program, [(f"x{i}", a.type, a.dtype) for i, a in enumerate(args)])
+    map_launch(b, b.out, [(a, a.type, None) for a in args], body, "fused")
+
+
+def tree_body(program, inputs):
+    """GLSL of FusedProgram `program`'s result: its nodes' bodies nested, each the body
+    its op's own kernel uses. `inputs`: per input, (expression, GLSL type, dtype)."""
     exprs = []
     out_types = [glsl_type(d) for d in program.node_dtypes]
 
     def operand(kind, v):  # (expression, its GLSL type, dtype; None type for a scalar)
         if kind == "in":
-            return f"x{v}", args[v].type, args[v].dtype
+            return inputs[v]
         if kind == "node":
             return f"({exprs[v]})", out_types[v], program.node_dtypes[v]
         return v, None, dtypes.scalar_dtype(v)
@@ -50,4 +57,4 @@ def fused_elementwise(b, *args, program):
             exprs.append(cast_body(ops[0][0], attrs["dtype"]))
         else:
             raise KeyError(f"fused_elementwise: no GLSL body for op {name!r}")
-    map_launch(b, b.out, [(a, a.type, None) for a in args], exprs[-1], "fused")
+    return exprs[-1]

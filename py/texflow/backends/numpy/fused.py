@@ -22,9 +22,15 @@ def fused_elementwise(*args, program):
                 values[v] = None  # read once (fusion inlines single readers): free it now
             else:
                 ins.append(args[v] if kind == "in" else v)
-        result = table[name](*ins, **attrs)
-        np_dtype = dtypes.NUMPY[dtype]
-        if type(result) is not np.ndarray or result.dtype != np_dtype:
-            result = np.asarray(result).astype(np_dtype)
-        values.append(result)
+        values.append(node_value(table, name, ins, attrs, dtype))
     return values[-1]
+
+
+def node_value(table, name, ins, attrs, dtype):
+    """Op `name`'s kernel from `table` on `ins`, as a numpy array of `dtype` (the node's
+    value as a separate launch would store it)."""
+    result = table[name](*ins, **attrs)
+    np_dtype = dtypes.NUMPY[dtype]
+    if type(result) is not np.ndarray or result.dtype != np_dtype:
+        result = np.asarray(result).astype(np_dtype)
+    return result

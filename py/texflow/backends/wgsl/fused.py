@@ -38,13 +38,24 @@ def _literal(value, t):
 
 @kernel("fused_elementwise", "wgsl")
 def fused_elementwise(be, inputs, out_shape, out_dtype, program):
+    expr, files = tree_expression(program, [x.dtype for x in inputs])
+    operands = [(k, STORAGE[x.dtype], STORAGE[x.dtype], broadcast_strides(x.shape, out_shape))
+                for k, x in enumerate(inputs)]
+    step = map_step("fused", expr, files, out_shape, out_dtype, operands, len(inputs))
+    return Recipe([step], 4 * size_of(out_shape))
+
+
+def tree_expression(program, in_dtypes):
+    """(WGSL of FusedProgram `program`'s result over inputs `x0`, `x1`, ... in the storage
+    types of `in_dtypes`, the op files and sources it calls): the nodes' specs nested,
+    each the one its op's own kernel uses."""
     exprs, files = [], []
     for (name, attrs, operands), dtype in zip(program.nodes, program.node_dtypes):
         protos, parts = [], []
         for kind, v in operands:
             if kind == "in":
-                protos.append(_Typed(inputs[v].dtype))
-                parts.append((f"x{v}", STORAGE[inputs[v].dtype]))
+                protos.append(_Typed(in_dtypes[v]))
+                parts.append((f"x{v}", STORAGE[in_dtypes[v]]))
             elif kind == "node":
                 protos.append(_Typed(program.node_dtypes[v]))
                 parts.append((f"({exprs[v]})", STORAGE[program.node_dtypes[v]]))
@@ -58,9 +69,4 @@ def fused_elementwise(be, inputs, out_shape, out_dtype, program):
         args = [_literal(e, c) if t is None else _convert(e, t, c)
                 for (e, t), c in zip(parts, computes)]
         exprs.append(_OPERAND.sub(lambda m: args[int(m.group(1))], expr))
-    operands = [(k, STORAGE[x.dtype], STORAGE[x.dtype], broadcast_strides(x.shape, out_shape))
-                for k, x in enumerate(inputs)]
-    step = map_step("fused", exprs[-1], tuple(files), out_shape, out_dtype, operands,
-                    len(inputs))
-    return Recipe([step], 4 * size_of(out_shape))
-
+    return exprs[-1], tuple(files)
