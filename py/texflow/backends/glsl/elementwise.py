@@ -32,15 +32,19 @@ def map_launch(b, out, items, body, name):
 
     Args:
         b: the PlanBuilder.
-        out: the Arg written.
+        out: the Arg written, or a list of Args of one shape and GLSL type (render
+            targets, one per result of `body`).
         items: per input (Arg, GLSL type of its value in `body`, strides over
             out.shape or None for numpy broadcasting[, flat offset of element 0]).
             An array's type is its storage type; a scalar's is the type of its
             uniform. The offset (slices) makes the input strided.
-        body: a GLSL expression of x0, x1, x2 of out's storage type.
+        body: a GLSL expression of x0, x1, x2 of out's storage type; or, for several
+            outputs, (statements, one expression per output).
         name: names the body in the program cache key (with the op functions
             the body calls, which must be named op_<...>).
     """
+    outs = out if isinstance(out, list) else [out]
+    out = outs[0]
     offsets = [item[3] if len(item) > 3 else 0 for item in items if not item[0].scalar]
     items = [item[:3] for item in items]
     arrays = [(arg, s if s is not None else broadcast_strides(arg.shape, out.shape))
@@ -83,7 +87,8 @@ def map_launch(b, out, items, body, name):
 
     def source():
         return _map_source(out.type, items, modes, tex_types, rank, body, has_offset)
-    b.launch(key, source, out, [arg for arg, _ in arrays], uniforms, scalars)
+    b.launch(key, source, outs if len(outs) > 1 else out, [arg for arg, _ in arrays], uniforms,
+             scalars)
 
 
 def _map_source(out_type, items, modes, tex_types, rank, body, has_offset):
@@ -120,14 +125,30 @@ def _map_source(out_type, items, modes, tex_types, rank, body, has_offset):
                           offsets_add=text["add"], offsets_step=text["step"],
                           offsets_wrap=text["wrap"], first_fetch=text["first"],
                           lane_fetch=text["lane"]))
-    called = sorted(set(w for w in body.replace("(", " ").split() if w.startswith("op_")))
-    return fill("map.frag", head=head(tex_types, out_type),
+    params = ", ".join(f"{t} x{i}" for i, (_, t, _) in enumerate(items))
+    lanes = [", ".join(f"v{i}.{c}" for i in range(len(items))) for c in _LANES]
+    t4 = vec4_type(out_type)
+    if isinstance(body, str):
+        n_out, text = 1, body
+        lane = f"{out_type} lane({params}) {{\n  return {body};\n}}"
+        store = f"  outValue = {t4}({', '.join(f'lane({a})' for a in lanes)});"
+    else:  # several outputs: lane() sets out parameters, one render target each
+        lets, results = body
+        n_out, text = len(results), " ".join((*lets, *results))
+        outs = ", ".join(f"out {out_type} r{j}" for j in range(n_out))
+        lane = (f"void lane({params}, {outs}) {{\n" + "".join(f"  {s}\n" for s in lets)
+                + "".join(f"  r{j} = {e};\n" for j, e in enumerate(results)) + "}")
+        store = [f"  {t4} res{j};" for j in range(n_out)]
+        for c, a in zip(_LANES, lanes):
+            got = ", ".join(f"e{j}" for j in range(n_out))
+            store.append(f"  {{ {out_type} {got}; lane({a}, {got}); "
+                         + " ".join(f"res{j}.{c} = e{j};" for j in range(n_out)) + " }")
+        names = [f"outValue{j}" for j in range(n_out)] if n_out > 1 else ["outValue"]
+        store = "\n".join(store + [f"  {v} = res{j};" for j, v in enumerate(names)])
+    called = sorted(set(w for w in text.replace("(", " ").split() if w.startswith("op_")))
+    return fill("map.frag", head=head(tex_types, out_type, n_out),
                 functions=functions(called, _FILES, inline_bodies("glsl")) if called else "",
-                T=out_type, T4=vec4_type(out_type),
-                params=", ".join(f"{t} x{i}" for i, (_, t, _) in enumerate(items)),
-                body=body, decls="\n".join(decls), loads="\n".join(loads),
-                **{f"lane_{c}": ", ".join(f"v{i}.{c}" for i in range(len(items)))
-                   for c in _LANES})
+                lane=lane, store=store, decls="\n".join(decls), loads="\n".join(loads))
 
 
 # -- the ops ---------------------------------------------------------------------------

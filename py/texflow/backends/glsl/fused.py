@@ -1,6 +1,8 @@
-"""The GLSL kernel of `fused_elementwise`: one map program whose body nests the op
-bodies of elementwise.py (the ones each op's own kernel uses); every input texture
-is fetched once per texel and only the tree's result is written."""
+"""The GLSL kernels of `fused_elementwise` and `fused_elementwise_multi`: one map
+program whose body nests the op bodies of elementwise.py (the ones each op's own
+kernel uses); every input texture is fetched once per texel and only the
+program's outputs are written, several as render targets of one launch. A node
+read more than once, or written, is a local variable of its own."""
 
 import struct
 
@@ -19,35 +21,59 @@ def _literal(value, t):
     return f"int({int(value) & 0xffffffff:#010x}u)"
 
 
-@kernel("fused_elementwise", "glsl")
-def fused_elementwise(b, *args, program):
-    exprs = []
+def _compose(args, program, named):
+    """GLSL per node over inputs x0, x1, ... (`args`), and the declarations of the
+    `named` nodes."""
+    text, lets = [], []
     out_types = [glsl_type(d) for d in program.node_dtypes]
 
     def operand(kind, v):  # (expression, its GLSL type, dtype; None type for a scalar)
         if kind == "in":
             return f"x{v}", args[v].type, args[v].dtype
         if kind == "node":
-            return f"({exprs[v]})", out_types[v], program.node_dtypes[v]
+            return text[v], out_types[v], program.node_dtypes[v]
         return v, None, dtypes.scalar_dtype(v)
 
-    for (name, attrs, operands), t in zip(program.nodes, out_types):
+    for j, ((name, attrs, operands), t) in enumerate(zip(program.nodes, out_types)):
         ops = [operand(kind, v) for kind, v in operands]
         arity = getattr(elementwise_spec(name), "arity", 0)
         if arity == 1:
-            exprs.append(unary_body(name, ops[0][0], ops[0][1], t))
+            expr = unary_body(name, ops[0][0], ops[0][1], t)
         elif arity == 2:
             compute = binary_compute(name, ops[0][2], ops[1][2], t)
             (x, tx, _), (y, ty, _) = [(_literal(e, compute), compute, d) if et is None
                                       else (e, et, d) for e, et, d in ops]
-            exprs.append(binary_body(name, x, tx, y, ty, t, compute))
+            expr = binary_body(name, x, tx, y, ty, t, compute)
         elif name == "where":
             (c, tc, _), (x, tx, _), (y, ty, _) = [
                 (_literal(e, "int" if k == 0 else t), "int" if k == 0 else t, d)
                 if et is None else (e, et, d) for k, (e, et, d) in enumerate(ops)]
-            exprs.append(where_body(c, tc, x, tx, y, ty, t))
+            expr = where_body(c, tc, x, tx, y, ty, t)
         elif name == "cast":
-            exprs.append(cast_body(ops[0][0], attrs["dtype"]))
+            expr = cast_body(ops[0][0], attrs["dtype"])
         else:
             raise KeyError(f"fused_elementwise: no GLSL body for op {name!r}")
-    map_launch(b, b.out, [(a, a.type, None) for a in args], exprs[-1], "fused")
+        if j in named:
+            lets.append(f"{t} n{j} = {expr};")
+            text.append(f"n{j}")
+        else:
+            text.append(f"({expr})")
+    return text, lets
+
+
+@kernel("fused_elementwise", "glsl")
+def fused_elementwise(b, *args, program):
+    text, _ = _compose(args, program, ())
+    map_launch(b, b.out, [(a, a.type, None) for a in args], text[-1][1:-1], "fused")
+
+
+@kernel("fused_elementwise_multi", "glsl")
+def fused_elementwise_multi(b, *args, program, output_index=None):
+    named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
+    text, lets = _compose(args, program, named)
+    outs = [b.out] + [b.output() for _ in program.outputs[1:]]
+    per_launch = b.backend.max_draw_buffers  # at least 4 (WebGL2), as many as fusion makes
+    for k in range(0, len(outs), per_launch):
+        results = tuple(text[j] for j in program.outputs[k:k + per_launch])
+        map_launch(b, outs[k:k + per_launch], [(a, a.type, None) for a in args],
+                   (tuple(lets), results), "fused")
