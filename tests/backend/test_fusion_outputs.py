@@ -1,7 +1,8 @@
 """Fusion with several outputs per kernel (autodiff/fusion.py `_group`): Keras Adam's
 update of each variable (new momentum, velocity and value) is one launch per
 variable, compiled, with eager's results; a step that reads a Variable between its
-assignment and a later update ends the group, so the order of reads stays eager's."""
+assignment and a later update ends the group, so the order of reads stays eager's;
+tf.train Adam's step size (a few ops on its step count) is computed in each kernel."""
 
 import numpy as np
 
@@ -18,15 +19,16 @@ def _same(eager, traced, what):
         assert np.allclose(eager, traced, rtol=2e-6, atol=1e-7), (what, eager, traced)
 
 
-@each_backend
-def test_adam_updates_each_variable_in_one_launch():
-    rng = np.random.default_rng(5)
+def _updates(make_optimizer, seed):
+    """{"eager"|"compiled": (launches of the third update, variables and optimizer
+    variables after it)} for the same gradients applied three times."""
+    rng = np.random.default_rng(seed)
     init = [rng.normal(size=s).astype(np.float32) for s in SHAPES]
     grads = [tf.constant(rng.normal(size=s).astype(np.float32)) for s in SHAPES]
     runs = {}
     for mode in ("eager", "compiled"):
         variables = [tf.Variable(v) for v in init]
-        opt = tf.keras.optimizers.Adam(0.01)
+        opt = make_optimizer()
 
         def update(variables=variables, opt=opt):
             opt.apply_gradients(zip(grads, variables))
@@ -35,14 +37,31 @@ def test_adam_updates_each_variable_in_one_launch():
             run()
         before = memory()["num_launches"]
         run()
-        runs[mode] = (memory()["num_launches"] - before, [v.numpy() for v in variables],
-                      [s.numpy() for s in opt.variables[1:]], int(opt.iterations.numpy()))
-    (eager_n, eager_v, eager_s, eager_it), (n, values, slots, it) = runs["eager"], \
-        runs["compiled"]
+        state = [v.numpy() for v in variables] + [np.asarray(s.numpy()) for s in
+                                                  getattr(opt, "variables", ())]
+        runs[mode] = (memory()["num_launches"] - before, state)
+    return runs
+
+
+@each_backend
+def test_adam_updates_each_variable_in_one_launch():
+    runs = _updates(lambda: tf.keras.optimizers.Adam(0.01), 5)
+    (eager_n, eager), (n, traced) = runs["eager"], runs["compiled"]
     assert n == len(SHAPES) < eager_n, (n, eager_n)
-    assert it == eager_it == 3
-    for e, t in zip(eager_v + eager_s, values + slots):
-        _same(e, t, "variables and slots")
+    # after the variables: the step count, the learning rate, then m and v per variable
+    assert len(traced) == 3 * len(SHAPES) + 2 and traced[len(SHAPES)] == 3
+    for e, t in zip(eager, traced):
+        _same(e, t, "variables, step count and slots")
+
+
+@each_backend
+def test_tf_train_adam_computes_its_step_size_in_each_variables_kernel():
+    runs = _updates(lambda: tf.AdamOptimizer(0.01), 8)
+    (eager_n, eager), (n, traced) = runs["eager"], runs["compiled"]
+    assert n == len(SHAPES) + 1 < eager_n, (n, eager_n)  # + the step count's increment
+    for e, t in zip(eager, traced):
+        # traced, the step size is float32 on the device (eagerly a float64 number)
+        assert np.allclose(e, t, rtol=1e-5, atol=1e-6), (e, t)
 
 
 @each_backend

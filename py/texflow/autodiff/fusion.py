@@ -2,12 +2,14 @@
 
 A value made by an elementwise op and read only by one other elementwise op
 (not returned, assigned or read by host code; not a single value broadcast to a
-larger result, which a GPU would compute again per element) is inlined into its
-reader, so a chain or tree of such ops becomes one `fused_elementwise` step at
-the place of its last op (ops/fused.py). Its inputs are the tree's distinct arrays, read
-once per element; Python scalars become constants of the kernel; only the
-tree's result is written. Every intermediate a later step needs stays a
-separate step's output, so the fused plan computes exactly what the trace did.
+larger result, which a GPU would compute again per element, unless that value's
+tree is a few ops on single values, which every reader then computes) is inlined
+into its reader, so a chain or tree of such ops becomes one `fused_elementwise`
+step at the place of its last op (ops/fused.py). Its inputs are the tree's
+distinct arrays, read once per element; Python scalars become constants of the
+kernel; only the tree's result is written. Every intermediate a later step needs
+stays a separate step's output, so the fused plan computes exactly what the
+trace did.
 
 Then trees of one output shape and dtype that read each other's results, or the
 same arrays, join into one `fused_elementwise_multi` step writing several results
@@ -30,6 +32,8 @@ MAX_INPUTS = 6
 # inputs, outputs and parameters exceed its device's storage-buffer limit splits its
 # outputs over several launches (backends/wgsl/fused.py)
 MAX_OUTPUTS = 4
+# ops of a single value's tree inlined into a larger result (computed per element)
+CHEAP_SCALAR_OPS = 12
 
 
 def fuse(steps, meta, out_slots, state_slots):
@@ -52,15 +56,43 @@ def fuse(steps, meta, out_slots, state_slots):
             producer[step[4][0]] = i
             fusible.add(i)
 
+    tree_sizes = {}
+
+    def cheap(k):
+        """The nodes of single value k's tree when it reads only single values and has
+        at most CHEAP_SCALAR_OPS nodes, else None."""
+        if k in tree_sizes:
+            return tree_sizes[k]
+        tree_sizes[k] = None  # (a cycle cannot happen: steps read earlier slots)
+        p, n = producer[k], 1
+        for x in steps[p][2]:
+            if type(meta[x]) is not tuple:
+                continue
+            if _size(meta[x]) != 1:
+                return None
+            if inlinable(x, p):
+                sub = cheap(x)
+                if sub is None:
+                    return None
+                n += sub
+        tree_sizes[k] = n if n <= CHEAP_SCALAR_OPS else None
+        return tree_sizes[k]
+
     def inlinable(k, i):
-        # A single value read by a larger result stays a launch of its own: inlined, a
-        # GPU would compute it again for every element (Adam's step size, say).
-        return i in fusible and k in producer and k not in out_slots and \
-            readers.get(k) == {i} and (_size(meta[k]) > 1 or _size(meta[steps[i][4][0]]) == 1)
+        if i not in fusible or k not in producer or k in out_slots:
+            return False
+        if readers.get(k) == {i} and (_size(meta[k]) > 1 or _size(meta[steps[i][4][0]]) == 1):
+            return True
+        # A single value read by a larger result is computed again for every element
+        # when inlined: worth it (rather than a launch) only for a few operations on
+        # single values (tf.train Adam's bias-corrected step size), and then every
+        # elementwise reader computes it.
+        return _size(meta[k]) == 1 and all(r in fusible for r in readers[k]) and \
+            cheap(k) is not None
 
     roots = [i for i in sorted(fusible) if not any(
         inlinable(steps[i][4][0], j) for j in readers.get(steps[i][4][0], ()))]
-    fused, absorbed = {}, set()
+    fused, absorbed, kept = {}, set(), set()
     for r in roots:
         built = _build(r, steps, meta, producer, inlinable)
         if built is None:
@@ -68,6 +100,7 @@ def fuse(steps, meta, out_slots, state_slots):
         nodes, dtypes, leaves, members = built
         if len(nodes) < 2 or len(leaves) > MAX_INPUTS or \
                 _crosses_assign(members, r, steps, state_slots):
+            kept.update(members)  # (a single value inlined elsewhere too stays a step)
             continue
         out = steps[r][4][0]
         shape, dtype = meta[out]
@@ -75,6 +108,7 @@ def fuse(steps, meta, out_slots, state_slots):
         fused[r] = ("op", _FUSED[0] or _fused_op(), tuple(leaves), {"program": program},
                     (out,), None)
         absorbed.update(m for m in members if m != r)
+    absorbed -= kept
     steps = [fused.get(i, step) for i, step in enumerate(steps) if i not in absorbed]
     return _group(steps, meta, out_slots, state_slots)
 
