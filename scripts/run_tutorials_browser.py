@@ -6,13 +6,16 @@ is given a TF_CONFIG: the coordinator's job gets one naming the rank it is assig
 
     scripts/run_tutorials_browser.py ctl --pages 1 --native 1        # mixed
     scripts/run_tutorials_browser.py keras --pages 2 --backend webgl # browser only
+    scripts/run_tutorials_browser.py keras --pages 2 --rows 1280      # MNIST's first rows
 
 Prints each worker's output when the job ends; exits 1 if any worker failed.
 """
 
 import argparse
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,14 +29,24 @@ def main():
     parser.add_argument("--pages", type=int, default=1, help="headless browser workers")
     parser.add_argument("--native", type=int, default=1, help="native workers")
     parser.add_argument("--backend", default="webgl", help="the pages' backend")
+    parser.add_argument("--rows", type=int, default=None,
+                        help="train on MNIST's first ROWS digits (tests/data/tutorials/"
+                             "run_tutorial.py runs the tutorial unchanged and prints its "
+                             "weights' sums)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "py"))
     from texflow.bench.collective import CoordinatorProcess
     from texflow.bench.collective_browser import _browser, run_pages
 
     workers = args.pages + args.native
-    script = ROOT / "scripts" / "tutorials" / SCRIPTS[args.tutorial]
-    coordinator = CoordinatorProcess(job_args=[], job=script, num_workers=workers)
+    script, job_args = ROOT / "scripts" / "tutorials" / SCRIPTS[args.tutorial], []
+    if args.rows:  # the tutorials and the runner in one folder: the job's bundle
+        folder = Path(tempfile.mkdtemp(prefix="texflow-tutorial-"))
+        for path in [ROOT / "tests" / "data" / "tutorials" / "run_tutorial.py",
+                     *script.parent.glob("*.py")]:
+            shutil.copy(path, folder)
+        script, job_args = folder / "run_tutorial.py", [script.name, str(args.rows)]
+    coordinator = CoordinatorProcess(job_args=job_args, job=script, num_workers=workers)
     start = time.perf_counter()
     natives = [subprocess.Popen([sys.executable, "-m", "texflow.cli", "worker", "--coordinator",
                                  coordinator.url, "--token", coordinator.token],
@@ -64,7 +77,8 @@ def main():
             pw.stop()
         coordinator.stop()
     for who, text in outs:
-        lines = [line for line in text.splitlines() if line.strip()]
+        lines = [line for line in text.splitlines() if line.strip()
+                 and not line.startswith("weights ")]
         print(f"== {who}\n" + "\n".join(lines[-14:]))
     print(f"{args.tutorial}: {args.pages} page(s) + {args.native} native, "
           f"{time.perf_counter() - start:.0f} s")

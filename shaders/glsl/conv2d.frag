@@ -29,7 +29,9 @@ float conv(int o) {
   return acc;
 }
 
+${epilogue}
+
 void main() {
   int o = out_texel() << 2;
-  outValue = vec4(conv(o), conv(o + 1), conv(o + 2), conv(o + 3));
+  outValue = epilogue(vec4(conv(o), conv(o + 1), conv(o + 2), conv(o + 3)));
 }

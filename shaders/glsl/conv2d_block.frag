@@ -15,6 +15,8 @@ vec4 rows4(vec4 xv, int t, int cb) {
       + xv.w * texel1(t + 3 * cb);
 }
 
+${epilogue}
+
 void main() {
   int f = out_texel();
   int pix = f / uBlocks;

@@ -11,6 +11,8 @@ uniform int uBlocks;
 uniform int uParts;
 uniform int uPartStep;
 
+${epilogue}
+
 void main() {
   int t = out_texel();
   int k = t / uCb;
@@ -19,5 +21,5 @@ void main() {
   int i = k * uBlocks + c - r * uBlocks;
   vec4 acc = vec4(0);
 ${select}
-  outValue = acc;
+  outValue = epilogue(acc);
 }

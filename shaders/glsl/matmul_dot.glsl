@@ -17,5 +17,5 @@ ${T} lane(int o) {
 
 void main() {
   int o = out_texel() << 2;
-  outValue = ${T4}(lane(o), lane(o + 1), lane(o + 2), lane(o + 3));
+  outValue = epilogue(${T4}(lane(o), lane(o + 1), lane(o + 2), lane(o + 3)));
 }

@@ -18,5 +18,5 @@ void main() {
     ta += 1;
     tb += 4 * nb;
   }
-  outValue = acc;
+  outValue = epilogue(acc);
 }

@@ -14,5 +14,5 @@ void main() {
     acc += ${T4}(dot4(a, fetchB(tb + k)), dot4(a, fetchB(tb + kb + k)),
                  dot4(a, fetchB(tb + 2 * kb + k)), dot4(a, fetchB(tb + 3 * kb + k)));
   }
-  outValue = acc;
+  outValue = epilogue(acc);
 }

@@ -8,6 +8,8 @@ uniform int uN;
 uniform int uMb;
 uniform int uChunks;
 
+${epilogue}
+
 void main() {
   int o = out_texel() << 2;
   int mn = uM * uN;
@@ -22,5 +24,5 @@ void main() {
   int end = t + uChunks * step;
   ${T4} v;
 ${select}
-  outValue = v;
+  outValue = epilogue(v);
 }

@@ -26,7 +26,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   for (var i = 0; i < 4; i = i + 1) {
     for (var j = 0; j < 4; j = j + 1) {
       if (m0 + i < M && n0 + j < N) {
-        out0[c_base + (m0 + i) * N + n0 + j] = acc[i][j];
+        let o = c_base + (m0 + i) * N + n0 + j;
+        out0[o] = epilogue(acc[i][j], o);
       }
     }
   }

@@ -45,7 +45,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   for (var i = 0; i < 4; i = i + 1) {
     let r = i32(wid.y) * 64 + ty * 4 + i;
     if (r < M && c4 < N4) {
-      out0[c_base + r * N4 + c4] = acc[i];
+      let o = c_base + r * N4 + c4;
+      out0[o] = epilogue4(acc[i], o);
     }
   }
 }

@@ -1,4 +1,4 @@
-"""Fusion with several outputs per kernel (autodiff/fusion.py `_group`): Keras Adam's
+"""Fusion with several outputs per kernel (autodiff/fusion.py `fuse_outputs`): Keras Adam's
 update of each variable (new momentum, velocity and value) is one launch per
 variable, compiled, with eager's results; a step that reads a Variable between its
 assignment and a later update ends the group, so the order of reads stays eager's;

@@ -96,11 +96,21 @@ result`)""", [c.url, c.token])
     out = browser_session.page.evaluate(
         """([url, token]) => pyodide.runPythonAsync(`
 import numpy as np
-from texflow.distribute import collective
+from texflow.distribute import _pyodide, collective
+kinds, read = [], _pyodide.PyodideTransport._binary
+def spy(self, buffer):
+    kinds.append(read(self, buffer))
+    return kinds[-1]
+_pyodide.PyodideTransport._binary = spy
 g = await collective.connect_async("${url}", "${token}", timeout=60)
 a = await g.all_reduce_async(np.arange(3.0))
 b = g.all_reduce({"x": np.ones(2, np.int32)})
+big = np.arange(300_000, dtype=np.float32)  # results over 64 KiB: read into place
+same = [bool((await g.all_reduce_async(big) == big).all()) for _ in range(2)]
 await g.close_async()
-[g.rank, a.tolist(), b["x"].tolist(), g.members()[0]["kind"]]`).then(r => r.toJs())""",
-        [c.url, c.token])
-    assert out == [0, [0.0, 1.0, 2.0], [1, 1], "browser"]
+_pyodide.PyodideTransport._binary = read
+placed = any(type(k).__name__ == "Placed" for k in kinds)
+del kinds
+[g.rank, a.tolist(), b["x"].tolist(), g.members()[0]["kind"], same, placed]`
+).then(r => r.toJs())""", [c.url, c.token])
+    assert out == [0, [0.0, 1.0, 2.0], [1, 1], "browser", [True, True], True]

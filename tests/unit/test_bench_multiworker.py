@@ -27,6 +27,17 @@ def test_tables_give_ratios_against_one_worker_and_tensorflow_and_the_targets():
     assert any(line.startswith("| recovery, restarted worker joined to the next step done "
                                "| 0.40 s | < 5 s: met |") for line in out)
     out = []
+    native[1]["cpu_ms"], native[2]["cpu_ms"], native[2]["coordinator_cpu_ms"] = 90.0, 240, 30
+    tf_config = {2: _run(100.0, workers=2, share=0.2) | {"cpu_ms": 200.0,
+                                                        "coordinator_cpu_ms": None}}
+    multiworker.tables(native, None, None, tf, out, tf_config, cores=2)
+    assert "| 1 native (alone) | 90.0 | – | 1.00x | 1.00x |" in out
+    assert "| 2 native | 240.0 | 30.0 | 1.33x | 1.50x |" in out
+    assert "| 2 native, TF_CONFIG | 200.0 | (in the chief) | 1.11x | 1.80x |" in out
+    assert ("| 2 native, TF_CONFIG (coordinator in the chief) | 100.0 | 1,280 | 2.00x | 20% | "
+            "– | – | – |") in out
+    assert "| 2 native with TF_CONFIG vs 1, samples/s | 2.00x | >= 1.6x: met |" in out
+    out = []
     multiworker.tables({1: _run(100.0), 2: _run(150.0, workers=2)}, None, None, None, out)
     assert "| 2 native vs 1, samples/s | 1.33x | >= 1.6x: NOT met |" in out
     assert not any("browser" in line or "recovery" in line for line in out)

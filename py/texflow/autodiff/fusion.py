@@ -11,14 +11,15 @@ kernel; only the tree's result is written. Every intermediate a later step needs
 stays a separate step's output, so the fused plan computes exactly what the
 trace did.
 
-Then trees of one output shape and dtype that read each other's results, or the
-same arrays, join into one `fused_elementwise_multi` step writing several results
-in one launch (`_group`): an optimizer's update of a variable's slots and of the
-variable itself. A Variable read after an assignment of a member's result reads
-that result inside the kernel (an assignment shares the value's storage, so this
-is exact), and the assignments move after the kernel. Steps in between that read
-a moved assignment's Variable or a member's result, assign a Variable a member
-reads, or run host code end the group before them.
+Then (`fuse_outputs`, after epilogue fusion) trees of one output shape and dtype
+that read each other's results, or the same arrays, join into one
+`fused_elementwise_multi` step writing several results in one launch: an
+optimizer's update of a variable's slots and of the variable itself. A Variable
+read after an assignment of a member's result reads that result inside the
+kernel (an assignment shares the value's storage, so this is exact), and the
+assignments move after the kernel. Steps in between that read a moved
+assignment's Variable or a member's result, assign a Variable a member reads, or
+run host code end the group before them.
 """
 
 from ..engine.registry import get_op
@@ -99,7 +100,7 @@ def fuse(steps, meta, out_slots, state_slots):
             continue
         nodes, dtypes, leaves, members = built
         if len(nodes) < 2 or len(leaves) > MAX_INPUTS or \
-                _crosses_assign(members, r, steps, state_slots):
+                crosses_assign(members, r, steps, state_slots):
             kept.update(members)  # (a single value inlined elsewhere too stays a step)
             continue
         out = steps[r][4][0]
@@ -109,8 +110,7 @@ def fuse(steps, meta, out_slots, state_slots):
                     (out,), None)
         absorbed.update(m for m in members if m != r)
     absorbed -= kept
-    steps = [fused.get(i, step) for i, step in enumerate(steps) if i not in absorbed]
-    return _group(steps, meta, out_slots, state_slots)
+    return [fused.get(i, step) for i, step in enumerate(steps) if i not in absorbed]
 
 
 _FUSED = [None]
@@ -163,7 +163,7 @@ def _build(root, steps, meta, producer, inlinable):
     return nodes, dtypes, list(leaves), members
 
 
-def _crosses_assign(members, root, steps, state_slots):
+def crosses_assign(members, root, steps, state_slots):
     """Whether a member reads a Variable that an assignment before `root` replaces."""
     for m in members:
         if m == root:
@@ -287,7 +287,10 @@ class _Group:
         return next(o for o, m in self.outs.items() if m == i)
 
 
-def _group(steps, meta, out_slots, state_slots):
+def fuse_outputs(steps, meta, out_slots, state_slots):
+    """`steps` (after `fuse` and epilogue fusion, which keeps the trees it folds into
+    products out of these) with trees joined into kernels of several outputs (see the
+    module docstring; arguments as `fuse` takes them)."""
     readers = {}
     for i, step in enumerate(steps):
         for k in step_reads(step):

@@ -42,6 +42,23 @@ def _cpu_of(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _cpu_tree(pid):
+    """CPU seconds of process `pid` and of its live descendants (a coordinator and its
+    shard processes; Linux /proc)."""
+    total = _cpu_of(pid)
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return total
+    for task in tasks:
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        total += sum(_cpu_tree(int(child)) for child in children)
+    return total
+
+
 JOB = Path(__file__).with_name("collective_job.py")
 
 
@@ -90,8 +107,8 @@ def parse_job_output(text):
 class NativeRun:
     """What `measure_native` measured: `times` {size: ms}, `cpu` {size: CPU ms of one
     worker process per all-reduce (median over ranks)}, and `coordinator_cpu`: the
-    coordinator process's CPU ms per all-reduce (its total over the run divided by the
-    all-reduces; meaningful for a run of one size; shard processes not included)."""
+    coordinator's CPU ms per all-reduce, its shard processes included (the total over the
+    run divided by the all-reduces; meaningful for a run of one size)."""
 
     def __init__(self, times, cpu, coordinator_cpu):
         self.times, self.cpu, self.coordinator_cpu = times, cpu, coordinator_cpu
@@ -103,14 +120,14 @@ def measure_native(workers, sizes, repeats, shards=1, chunk=None):
     medians), with messages of `chunk` bytes (None: the client's default)."""
     args = [",".join(map(str, sizes)), str(repeats)] + ([str(chunk)] if chunk else [])
     coordinator = CoordinatorProcess(num_workers=workers, shards=shards)
-    cpu0 = _cpu_of(coordinator.process.pid)
+    cpu0 = _cpu_tree(coordinator.process.pid)
     procs = [subprocess.Popen([sys.executable, "-m", "texflow.cli", "worker", "--coordinator",
                                coordinator.url, "--token", coordinator.token, str(JOB), "--",
                                *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True) for _ in range(workers)]
     try:
         outs = [p.communicate(timeout=3600)[0] for p in procs]
-        cpu1 = _cpu_of(coordinator.process.pid)
+        cpu1 = _cpu_tree(coordinator.process.pid)
     finally:
         for p in procs:
             p.kill()
@@ -317,10 +334,17 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
             out.append(f"| 2 browser vs browser WebSocket, {label} | {share:.0%} of its "
                        f"throughput | > 70%: {_verdict(share > 0.7)} |")
     if shards:
-        one, two_shards = shards
+        one, two_shards = (run.times[10_000_000] for run in shards)
         speedup = one / two_shards
         out.append(f"| 8 native, 10M: --shards 2 vs 1 | {speedup:.2f}x faster ({_ms(one).strip()}"
                    f" -> {_ms(two_shards).strip()} ms) | >= 1.5x: {_verdict(speedup >= 1.5)} |")
+        out += ["", "8 native workers, 10M, CPU ms per all-reduce (user + system): each "
+                "worker, the coordinator (its shard processes included), all processes", "",
+                "| shards | each worker | coordinator | all processes |", "|---|---:|---:|---:|"]
+        for k, run in zip((1, 2), shards):
+            worker = run.cpu[10_000_000]
+            out.append(f"| {k} | {worker:.1f} | {run.coordinator_cpu:.1f} | "
+                       f"{8 * worker + run.coordinator_cpu:.1f} |")
 
 
 def cpu_table(raw_cpu, run, out, n=10_000_000):
@@ -382,9 +406,8 @@ def main(args):
     shards = None
     if 8 in native:
         step("texflow, 8 native workers, --shards 1 and 2, 10M (same run, back to back)")
-        one = measure_native(8, [10_000_000], repeats).times[10_000_000]
-        two = measure_native(8, [10_000_000], repeats, shards=2).times[10_000_000]
-        shards = (one, two)
+        shards = (measure_native(8, [10_000_000], repeats),
+                  measure_native(8, [10_000_000], repeats, shards=2))
     step("texflow, 2 native workers, 10M: CPU per all-reduce")
     cpu_run = measure_native(2, [10_000_000], repeats)
     browser = browser_raw = None

@@ -6,17 +6,21 @@ going by recovery.Keeper, timing each step and its all-reduce.
 
 Prints one JSON line per step ({"step", "t": wall clock at its end, "ms", "comm_ms"}),
 the Keeper's log lines ({"log", "t"}) and at the end "BENCH {json}" with this worker's
-medians. `alone`: one process, no coordinator (the single-worker baseline).
+medians and its CPU time per step. `alone`: one process, no coordinator (the
+single-worker baseline). With TF_CONFIG set (and no $TEXFLOW_COORDINATOR) the group forms
+as MultiWorkerMirroredStrategy forms it: the chief runs the coordinator in its own
+process (2 processes for 2 workers, not 3).
 """
 
 import json
+import os
 import sys
 import time
 
 import numpy as np
 
 import texflow as tf
-from texflow.distribute import collective, recovery
+from texflow.distribute import cluster_resolver, collective, multi_worker, recovery
 
 WARMUP = 3
 
@@ -57,7 +61,14 @@ def main():
     model = build_model()
     # Joins once ready to train, so a restarted worker keeps the others waiting only for
     # the state it needs.
-    group = Alone() if alone else collective.connect(timeout=600)
+    coordinator = None
+    if alone:
+        group = Alone()
+    elif os.environ.get("TF_CONFIG") and not os.environ.get("TEXFLOW_COORDINATOR"):
+        resolver = cluster_resolver.TFConfigClusterResolver()
+        group, coordinator = multi_worker.join_tf_config(resolver, resolver.cluster_spec())
+    else:
+        group = collective.connect(timeout=600)
     emit(joined=group.rank, t=time.time())
     loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(reduction="sum")
     optimizer = model.optimizer
@@ -67,7 +78,7 @@ def main():
         keeper = recovery.Keeper(group, state, steps_per_epoch=len(x_train) // (
             batch * group.size), log=lambda line: emit(log=line, t=time.time()))
         keeper.start()
-    times, comms = [], []
+    times, comms, cpu = [], [], []  # cpu: this process's CPU seconds (all its threads)
     last = [time.perf_counter()]
 
     def train_step(state):
@@ -89,6 +100,7 @@ def main():
         ms = (now - last[0]) * 1e3
         last[0] = now
         times.append(ms)
+        cpu.append(time.process_time())
         comms.append(comm * 1e3)
         emit(step=state.step, t=time.time(), ms=round(ms, 2), comm_ms=round(comm * 1e3, 2),
              size=group.size, loss=round(float(loss), 4))
@@ -105,14 +117,18 @@ def main():
     result = {"rank": group.rank, "size": group.size, "backend": tf.get_backend(),
               "batch": batch, "step_ms": step_ms, "comm_share": share,
               "comm_ms": float(np.median([c for _, c in timed])),
-              "samples_per_s": batch * group.size * 1e3 / step_ms}
+              "samples_per_s": batch * group.size * 1e3 / step_ms,
+              # CPU per step past the warm-up; in a chief started with TF_CONFIG, its
+              # coordinator's thread too
+              "cpu_ms": ((cpu[-1] - cpu[WARMUP - 1]) * 1e3 / (len(cpu) - WARMUP)
+                         if len(cpu) > WARMUP else None)}
     if keeper is not None:
         result["recoveries"] = [{k: v for k, v in r.items() if not k.startswith("_")}
                                 for r in keeper.recoveries]
     print("BENCH " + json.dumps(result), flush=True)
     if not alone:
         group.barrier()
-        group.close()
+        multi_worker.leave(group, coordinator)
 
 
 main()

@@ -28,6 +28,7 @@ from . import liveness, pages, wire
 from .wire import ProtocolViolation
 from .checkpoint_service import CheckpointService
 from .dataplane import WRITE_LIMIT, DataPlane
+from .fastframes import FastServerConnection
 from .membership import JoinRefused, Membership
 from .shards import ShardLinks
 
@@ -99,7 +100,8 @@ class Coordinator:
             self._handler, self.host, self.port, process_request=self._process_request,
             compression=None, max_size=self.max_frame, max_queue=64,
             write_limit=WRITE_LIMIT, ping_interval=None, close_timeout=1.0,
-            server_header=None)  # heartbeats: liveness.watch
+            server_header=None,  # heartbeats: liveness.watch
+            create_connection=FastServerConnection)
         self.port = self._server.sockets[0].getsockname()[1]
         await self.shard_links.start()
         self._tasks.append(asyncio.create_task(self._stats_loop()))
@@ -145,7 +147,6 @@ class Coordinator:
         return None
 
     async def _handler(self, ws):
-        _read_size(ws)
         self._pending += 1
         try:
             hello = await self._hello(ws)
@@ -254,7 +255,7 @@ class Coordinator:
 
     async def _worker_message(self, slot, ws, message):
         member = self.membership.members.get(slot.rank) is slot
-        if isinstance(message, bytes):
+        if not isinstance(message, str):  # bytes, or a memoryview (fastframes)
             try:
                 h = wire.unpack(message)
             except wire.WireError as e:
@@ -442,17 +443,9 @@ def _report(msg):
     return out
 
 
-def _read_size(ws, size=1 << 20):
-    """Reads up to 1 MiB per recv (asyncio's default is 256 KiB; see the README)."""
-    transport = getattr(ws, "transport", None)
-    if transport is not None and hasattr(transport, "max_size"):
-        transport.max_size = size
-
-
 def _peer(ws):
     try:
         host, port = ws.remote_address[:2]
         return f"{host}:{port}"
     except Exception:
         return "?"
-

@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from . import liveness, pages, wire
 from .dataplane import WRITE_LIMIT, DataPlane
+from .fastframes import FastServerConnection
 
 log = logging.getLogger("texflow.coordinator")
 
@@ -47,7 +48,7 @@ class Shard:
         server = await serve(self._handler, a.host, a.port, process_request=self._process_request,
                              compression=None, max_size=a.max_frame, max_queue=64,
                              write_limit=WRITE_LIMIT, ping_interval=None, close_timeout=1.0,
-                             server_header=None)
+                             server_header=None, create_connection=FastServerConnection)
         port = server.sockets[0].getsockname()[1]
         async with connect(a.control, compression=None, max_size=None) as control:
             self.control = control
@@ -90,7 +91,7 @@ class Shard:
             watcher = asyncio.ensure_future(self._watch(ws))
             async for message in ws:
                 self.received[ws] = self.received.get(ws, 0) + len(message)
-                if isinstance(message, bytes):
+                if not isinstance(message, str):  # bytes, or a memoryview (fastframes)
                     h = wire.unpack(message)
                     if h.kind != wire.CONTRIB:
                         raise ValueError(f"unexpected {wire.KINDS[h.kind]} message")

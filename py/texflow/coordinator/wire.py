@@ -80,6 +80,20 @@ class ProtocolViolation(Exception):
     """A message that breaks the protocol; the coordinator closes its connection."""
 
 
+class Placed:
+    """A binary message whose bytes after `head` a sink already holds (fastframes.py, which
+    the native client uses; here because Pyodide has no `websockets`); `size`: the whole
+    message's."""
+
+    __slots__ = ("head", "size")
+
+    def __init__(self, head, size):
+        self.head, self.size = head, size
+
+    def __len__(self):
+        return self.size
+
+
 class TensorSpec:
     """One tensor of a payload: name, dtype name, shape, byte offset and size."""
 

@@ -167,14 +167,22 @@ class Core:
 
     # -- incoming messages ---------------------------------------------------------------
 
+    def result_sink(self, index, head, size):
+        """Where the rest of a result message whose header is `head` may go (fastframes)."""
+        p = self.pending
+        return None if p is None else p.result_sink(index, head, size)
+
     def on_message(self, index, message):
+        placed = None
+        if isinstance(message, wire.Placed):  # its data is already in the result (result_sink)
+            placed, message = message.size - len(message.head), message.head
         if isinstance(message, (bytes, bytearray, memoryview)):
-            self.stats["bytes_received"] += len(message)
+            self.stats["bytes_received"] += len(message) + (placed or 0)
             h = wire.unpack(message)
             if h.kind == wire.RESULT:
                 p = self.pending
                 if p is not None and h.seq == p.seq and h.generation == p.generation:
-                    p.result_message(index, h)
+                    p.result_message(index, h, placed)
             elif h.kind == wire.CKPT_DATA:
                 self._checkpoint_data(h)
             return

@@ -52,23 +52,48 @@ class Pending:
         self.received = dict.fromkeys(self.shards, 0)
         self.result = _results.take(layout.total) if op in wire.REDUCTIONS else None
         self.result_layout = None
+        self.sunk = 0       # bytes result_sink placed whose messages are still to come
 
     def slice_of(self, index):
         return self.cuts[index], self.cuts[index + 1]
 
-    def result_message(self, index, h):
+    def result_sink(self, index, head, size):
+        """The part of the result buffer where a reduction's result message of `size` bytes
+        with header `head` belongs, for its data to be read straight into it; None for
+        anything else (it then arrives as a message and is checked there)."""
+        if self.finished or self.op not in wire.REDUCTIONS or index not in self.received:
+            return None
+        h = wire.unpack(head)
+        n = size - wire.HEADER_SIZE
+        lo, hi = self.slice_of(index)
+        if h.kind != wire.RESULT or h.table or (h.generation, h.seq) != (
+                self.generation, self.seq) or not lo <= h.offset <= h.offset + n <= hi:
+            return None
+        self.sunk += n
+        return memoryview(self.result)[h.offset:h.offset + n]
+
+    def result_message(self, index, h, placed=None):
+        """One result message; `placed`: its data's size when result_sink already put the
+        data in place."""
         if self.finished or index not in self.received:
             return
         data = h.data
+        size = len(data) if placed is None else placed
         op = self.op
         if op in wire.REDUCTIONS:
             lo, hi = self.slice_of(index)
-            if not lo <= h.offset <= h.offset + len(data) <= hi:
+            if not lo <= h.offset <= h.offset + size <= hi:
                 self.fail(wire.WireError(f"a result at bytes [{h.offset}, "
-                                         f"{h.offset + len(data)}) outside slice [{lo}, {hi})"))
+                                         f"{h.offset + size}) outside slice [{lo}, {hi})"))
                 return
-            self.result[h.offset:h.offset + len(data)] = np.frombuffer(data, np.uint8)
-            self.received[index] += len(data)
+            if placed is None:
+                self.result[h.offset:h.offset + size] = np.frombuffer(data, np.uint8)
+            elif placed > self.sunk:  # never expected: data placed for another collective
+                self.fail(wire.WireError("a result's data was read into another collective"))
+                return
+            else:
+                self.sunk -= placed
+            self.received[index] += size
             if all(self.received[j] == self.cuts[j + 1] - self.cuts[j] for j in self.shards):
                 self._finish(self._reduced())
         elif op == wire.BARRIER or (op == wire.BROADCAST and self.my_rank == self.root):

@@ -5,10 +5,14 @@ proxies, and the client protocol (_core.py) runs on Pyodide's webloop. Sending a
 contribution hands JS the header and the tensor bytes as Python buffers, which it
 reads in place in the WebAssembly heap (PyProxy.getBuffer): one copy into the
 message's Uint8Array, which WebSocket.send copies again, and no copy through a
-Python bytes object or `to_js`.
+Python bytes object or `to_js`. A reduction's result is copied once, from the
+ArrayBuffer into the result buffer.
 """
 
+from ..coordinator import wire
 from ..errors import UnavailableError
+
+SINK_MIN = 64 << 10  # smaller results: one to_bytes copy costs less than the extra calls
 
 
 def _ensure_js():
@@ -44,11 +48,31 @@ class PyodideTransport:
 
     def _message(self, data):
         if not isinstance(data, str):
-            data = data.to_bytes()
+            data = self._binary(data)
         try:
             self.core.on_message(self.index, data)
         except Exception as e:  # a malformed message from the coordinator: drop it
             self.sock.close(1002, f"{type(e).__name__}: {e}"[:120])
+
+    def _binary(self, buffer):
+        """A binary message (an ArrayBuffer proxy) for the core. A reduction's result data
+        is copied once, from the ArrayBuffer straight into the result buffer (JsBuffer
+        .assign_to into the slice `core.result_sink` gives), instead of into a bytes object
+        and then again into the result; anything else becomes bytes."""
+        size = buffer.byteLength
+        if size >= SINK_MIN:
+            from js import Uint8Array
+
+            head = Uint8Array.new(buffer, 0, wire.HEADER_SIZE).to_bytes()
+            try:
+                dest = self.core.result_sink(self.index, head, size)
+            except Exception:  # a malformed header: the whole message fails in the core
+                dest = None
+            if dest is not None:
+                Uint8Array.new(buffer, wire.HEADER_SIZE, size - wire.HEADER_SIZE).assign_to(
+                    dest)
+                return wire.Placed(head, size)
+        return buffer.to_bytes()
 
     def _closed(self, code, reason):
         was_open, self.open = self.open, False

@@ -79,42 +79,12 @@ class CollectiveExtended(StrategyExtended):
         atexit.register(self._leave)
 
     def _join_tf_config(self, resolver, spec):
-        from . import collective
-        task_type, task_id = resolver.task_type, resolver.task_id
-        if task_type is None or task_id is None:
-            raise ValueError(f"TF_CONFIG gives a cluster but no task ({{'type': ..., 'index': "
-                             f"...}}): {spec!r}")
-        rank = resolvers.rank_of(spec, task_type, task_id)
-        size = resolvers.num_sync_workers(spec)
-        chief = spec.task_address(*resolvers.task_of(spec, 0))
-        host, port = _host_port(chief)
-        token = os.environ.get("TEXFLOW_TOKEN") or _cluster_token(spec)
-        if rank == 0:
-            from ..coordinator import CoordinatorThread
-            self.coordinator = CoordinatorThread(num_workers=size, host=host, port=port,
-                                                 token=token, **_liveness()).start()
-            log.info("texflow: chief %s:%d started the coordinator for %d workers",
-                     host, port, size)
-        url = f"ws://{_url_host(host)}:{port}/ws"
-        self.group = _connect_retrying(collective, url, token, task_type, rank)
+        self.group, self.coordinator = join_tf_config(resolver, spec)
         self.resolver = resolver
         atexit.register(self._leave)
 
     def _leave(self):
-        """At exit: the others first (the chief's coordinator serves them until they
-        leave), then the chief."""
-        try:
-            if self.coordinator is not None:
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline and _others_connected(self.coordinator):
-                    time.sleep(0.05)
-            if self.group is not None:
-                self.group.close()
-        except Exception:  # exiting anyway; the others see this worker leave
-            pass
-        finally:
-            if self.coordinator is not None:
-                self.coordinator.stop()
+        leave(self.group, self.coordinator)
 
     # -- collectives -------------------------------------------------------------------
 
@@ -162,6 +132,53 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def __deepcopy__(self, memo):
         return self
+
+
+def join_tf_config(resolver, spec):
+    """Joins the group TF_CONFIG describes: the chief (rank 0) first starts the coordinator
+    in its own process at its TF_CONFIG address; every task connects there asking for its
+    rank. Returns (collective.Group, the chief's CoordinatorThread or None)."""
+    from . import collective
+    task_type, task_id = resolver.task_type, resolver.task_id
+    if task_type is None or task_id is None:
+        raise ValueError(f"TF_CONFIG gives a cluster but no task ({{'type': ..., 'index': "
+                         f"...}}): {spec!r}")
+    rank = resolvers.rank_of(spec, task_type, task_id)
+    size = resolvers.num_sync_workers(spec)
+    chief = spec.task_address(*resolvers.task_of(spec, 0))
+    host, port = _host_port(chief)
+    token = os.environ.get("TEXFLOW_TOKEN") or _cluster_token(spec)
+    coordinator = None
+    if rank == 0:
+        from ..coordinator import CoordinatorThread
+        coordinator = CoordinatorThread(num_workers=size, host=host, port=port, token=token,
+                                        **_liveness()).start()
+        log.info("texflow: chief %s:%d started the coordinator for %d workers",
+                 host, port, size)
+    url = f"ws://{_url_host(host)}:{port}/ws"
+    try:
+        return _connect_retrying(collective, url, token, task_type, rank), coordinator
+    except BaseException:
+        if coordinator is not None:
+            coordinator.stop()
+        raise
+
+
+def leave(group, coordinator, wait=30.0):
+    """Leaves the group at exit: the chief's coordinator (if `coordinator`) first serves
+    the others until they leave (up to `wait` seconds), then stops."""
+    try:
+        if coordinator is not None:
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline and _others_connected(coordinator):
+                time.sleep(0.05)
+        if group is not None:
+            group.close()
+    except Exception:  # exiting anyway; the others see this worker leave
+        pass
+    finally:
+        if coordinator is not None:
+            coordinator.stop()
 
 
 def _host_port(address):

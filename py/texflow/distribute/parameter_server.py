@@ -1,25 +1,30 @@
-"""ParameterServerStrategy and ClusterCoordinator: TensorFlow's API, in one process.
+"""ParameterServerStrategy and ClusterCoordinator: TensorFlow's API.
 
-TensorFlow's coordinator program holds the variables on parameter-server tasks and
-ships traced functions to remote workers. texflow cannot ship Python functions to
-other processes or pages, so its parameter-server training runs in the coordinator's
-own process: the process holds the variables (the parameter server), and
-`ClusterCoordinator.schedule(fn)` queues `fn` for the workers (one per "worker" task
-of the cluster), which take closures as they come free, each reading the variables
-as the closures before it left them (pull) and applying its own update without a
-barrier with the others (push). The closures run one at a time (`_running`): a
-variable's storage is reference-counted without locks, and Keras builds layers and
-optimizer slots on first use, so concurrent closures are not safe. Natively the
-workers are threads; in Pyodide, which has no threads, queued closures run when
-`join()` or `fetch()` waits for them. README "tf.distribute: strategies" says what
-this is not.
+With "ps" and "worker" tasks in the cluster (TF_CONFIG or a resolver) and natively,
+training is TensorFlow's: the ps and worker tasks are processes running
+`tf.distribute.Server(...).join()` (distribute/ps_server.py), the variables live on
+the ps tasks and the chief's `ClusterCoordinator` ships each scheduled function's
+trace to the workers, which pull the variables, replay it and push their updates
+asynchronously (distribute/ps_remote.py, ps_trace.py).
+
+Without ps tasks, or in Pyodide (no processes to start, no sockets), it runs in the
+coordinator's own process: the process holds the variables, and `schedule(fn)` queues
+`fn` for the workers (one per "worker" task of the cluster, threads), which take
+closures as they come free, each reading the variables as the closures before it
+left them (pull) and applying its own update without a barrier with the others
+(push). Those closures run one at a time (`_running`): a variable's storage is
+reference-counted without locks, and Keras builds layers and optimizer slots on first
+use. In Pyodide, which has no threads, queued closures run when `join()` or `fetch()`
+waits for them. README "tf.distribute: strategies" says what this is not.
 """
 
 import queue
 import sys
 import threading
 
+from ..engine import trace
 from . import cluster_resolver as resolvers
+from .ps_server import Server  # noqa: F401 (tf.distribute.Server)
 from .strategy import Strategy, StrategyExtended, _entered
 from .values import InputContext
 
@@ -32,35 +37,46 @@ class ParameterServerStrategy(Strategy):
 
     Args:
         cluster_resolver: the cluster (default: TF_CONFIG); its "worker" tasks set how
-            many workers take scheduled functions (1 without one).
+            many workers take scheduled functions (1 without one); with "ps" tasks too,
+            they are processes (tf.distribute.Server) that hold the variables and run
+            the scheduled functions.
         variable_partitioner: accepted (variables are not partitioned).
     """
 
     def __init__(self, cluster_resolver=None, variable_partitioner=None):
         self._resolver = cluster_resolver or resolvers.TFConfigClusterResolver()
         spec = self._resolver.cluster_spec()
+        unknown = sorted(set(spec.jobs) - {"chief", "worker", "ps", "evaluator"})
+        if unknown:
+            raise ValueError(f"a parameter-server cluster has 'chief', 'worker', 'ps' (and "
+                             f"'evaluator') tasks; received jobs {unknown} in "
+                             f"{spec.as_dict()!r}")
         self.num_workers = spec.num_tasks("worker") if "worker" in spec.jobs else 1
         self.num_ps = spec.num_tasks("ps") if "ps" in spec.jobs else 1
+        # processes to talk to: ps and worker tasks, natively (Pyodide has no sockets)
+        self._remote = THREADS and "ps" in spec.jobs and "worker" in spec.jobs
         self.variable_partitioner = variable_partitioner
-        super().__init__(StrategyExtended(self))
+        super().__init__(ParameterServerExtended(self))
 
     @property
     def cluster_resolver(self):
         return self._resolver
 
 
-class Server:
-    """`tf.distribute.Server`, what TensorFlow's "worker" and "ps" tasks run (`Server(
-    cluster_resolver.cluster_spec(), job_name=..., task_index=...).join()`): texflow has
-    none, and says so where the script makes one (see ParameterServerStrategy)."""
+class ParameterServerExtended(StrategyExtended):
+    """One replica per closure: `strategy.reduce` in a scheduled function is computed
+    with tensor ops (no host step), so that the function's trace can go to a worker."""
 
-    def __init__(self, server_or_cluster_def=None, job_name=None, task_index=None,
-                 protocol=None, config=None, start=True):
-        raise NotImplementedError(
-            f"texflow has no tf.distribute.Server (received job_name={job_name!r}, "
-            f"task_index={task_index!r}): ParameterServerStrategy runs its workers and holds "
-            "its variables in the coordinator's own process, so no worker or ps task needs "
-            "to be started; run only the coordinator's (chief's) program")
+    def _reduce_values(self, reduce_op, local, axis):
+        from ..ops import reduce as reductions
+        from .values import ReduceOp
+        if len(local) != 1:
+            return super()._reduce_values(reduce_op, local, axis)
+        value = local[0]
+        if axis is None:
+            return value
+        reduce = reductions.mean if reduce_op is ReduceOp.MEAN else reductions.sum
+        return reduce(value, axis=axis)
 
 
 class RemoteValue:
@@ -80,7 +96,7 @@ class RemoteValue:
         self._coordinator._wait(self._done)
         if self._error is not None:
             raise self._error
-        return self._value
+        return _tensors(self._value)
 
     def fetch(self):
         return _numpy(self.get())
@@ -104,6 +120,32 @@ class PerWorkerIterator(PerWorkerValues):
         raise TypeError("a per-worker iterator is read by the scheduled functions: pass it "
                         "to coordinator.schedule(fn, args=(iterator,)) and call next() there")
 
+    def _traced(self):
+        """What stands for it in a scheduled function's trace (distribute/ps_remote.py)."""
+        if getattr(self, "_stand_in", None) is None:
+            self._stand_in = _TracedIterator(self)
+        return self._stand_in
+
+    def _next_for_dispatch(self):
+        from .ps_trace import DISPATCH
+        return next(self._values[DISPATCH.worker])
+
+
+class _TracedIterator:
+    """A per-worker iterator in a trace: `next()` is a host step, run on the chief for
+    the worker that takes the call."""
+
+    def __init__(self, group):
+        self._group = group
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return trace.host_call(self._group._next_for_dispatch)
+
+    get_next = __next__
+
 
 class PerWorkerDataset:
     """What `create_per_worker_dataset` returns: `iter()` gives one iterator per worker."""
@@ -124,10 +166,16 @@ class ClusterCoordinator:
     >>> coordinator.join(); value.fetch()
     """
 
-    def __init__(self, strategy):
+    def __new__(cls, strategy):
         if not isinstance(strategy, ParameterServerStrategy):
             raise ValueError(f"ClusterCoordinator takes a ParameterServerStrategy; received "
                              f"{type(strategy).__name__}")
+        if cls is ClusterCoordinator and strategy._remote:
+            from .ps_remote import RemoteCoordinator
+            cls = RemoteCoordinator
+        return super().__new__(cls)
+
+    def __init__(self, strategy):
         self.strategy = strategy
         self._queue = queue.Queue()
         self._pending = 0
@@ -239,6 +287,14 @@ def _for_worker(structure, worker):
     if isinstance(structure, (list, tuple)):
         return type(structure)(_for_worker(v, worker) for v in structure)
     return structure
+
+
+def _tensors(value):
+    import numpy as np
+    from ..data import structure
+    from ..engine.ndarray import from_numpy
+    return structure.map_structure(
+        lambda v: from_numpy(v) if isinstance(v, (np.ndarray, np.generic)) else v, value)
 
 
 def _numpy(value):

@@ -46,7 +46,10 @@ square = unary("square", "same", "x * x", lambda dy, x, y: mul(dy, mul(x, 2.0)),
                numpy=npk.square, exports=_ALL)
 sign = unary("sign", "same", "-1, 0 or 1 by the sign of x (NaN stays NaN)", _no_gradient,
              numpy=np.sign, exports=_ALL)
-relu = unary("relu", "same", "max(x, 0)", lambda dy, x, y: mul(dy, greater(x, 0)),
+# relu's and relu6's gradients read the output, as TensorFlow's ReluGrad/Relu6Grad do (the
+# same mask): the pre-activation then dies at once, so tf.function fuses a bias add and
+# the activation into the matmul or conv2d before them
+relu = unary("relu", "same", "max(x, 0)", lambda dy, x, y: mul(dy, greater(y, 0)),
              numpy=npk.relu, exports=(_TF, _NN, _DL), param="features")
 floor = unary("floor", "same", "The largest integer <= x", _no_gradient, numpy=np.floor,
               exports=_ALL)
@@ -84,7 +87,7 @@ softplus = unary("softplus", "float", "log(1 + exp(x)), without overflow",
                  lambda dy, x, y: mul(dy, sigmoid(x)), numpy=npk.softplus, allowed=FLOAT,
                  exports=(_MATH, _NN), param="features")
 relu6 = unary("relu6", "same", "min(max(x, 0), 6)",
-              lambda dy, x, y: where(logical_and(greater(x, 0), less(x, 6)), dy, 0.0),
+              lambda dy, x, y: where(logical_and(greater(y, 0), less(y, 6)), dy, 0.0),
               numpy=npk.relu6, allowed=NUMERIC, exports=(_NN,), param="features")
 erf = unary("erf", "float", "The error function of x",
             lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), 1.1283791670955126)),

@@ -37,6 +37,7 @@ import math
 from ... import dtypes
 from ...resources import shader
 from ..base import kernel
+from . import epilogue as epilogues
 from .program import fill, head
 from .reduce import reduce_into
 
@@ -74,10 +75,11 @@ def _block_rows(cout, max_rows):
     return max(r for r in range(1, min(cb, max_rows) + 1) if cb % r == 0)
 
 
-def _unblock(b, targets, cb, blocks, parts=1, part_step=0):
+def _unblock(b, targets, cb, blocks, parts=1, part_step=0, epilogue=None):
     """Records conv2d_unblock.frag: the blocked targets' texels, summed over `parts`,
-    into the output in order."""
+    into the output in order (through Epilogue `epilogue`)."""
     rows = len(targets)
+    extra = [] if epilogue is None else epilogue.textures
 
     def source():
         if parts == 1:
@@ -88,21 +90,39 @@ def _unblock(b, targets, cb, blocks, parts=1, part_step=0):
         select = "\n".join(f"  {'' if r == 0 else 'else '}"
                            f"{f'if (r == {r}) ' if r < rows - 1 else ''}{body.format(r=r)}"
                            for r in range(rows))
-        return fill("conv2d_unblock.frag", head=head(["float"] * rows, "float"), select=select)
-    b.launch(("conv2d_unblock", rows, parts == 1), source, b.out, targets,
-             {"uCb": cb, "uBlocks": blocks, "uParts": parts, "uPartStep": part_step})
+        return fill("conv2d_unblock.frag", head=head(["float"] * rows + [e.type for e in extra],
+                                                     "float"),
+                    select=select, epilogue=epilogues.source(epilogue))
+    b.launch(("conv2d_unblock", rows, parts == 1, epilogue and epilogue.key), source, b.out,
+             targets + extra, dict(epilogue.uniforms if epilogue else {}, uCb=cb,
+                                   uBlocks=blocks, uParts=parts, uPartStep=part_step))
 
 
 # -- conv2d ------------------------------------------------------------------------------
 
 @kernel("conv2d", "glsl")
 def conv2d(b, x, w, strides, dilations, pads):
+    _conv2d(b, x, w, strides, dilations, pads, None)
+
+
+@kernel("conv2d_epilogue", "glsl")
+def conv2d_epilogue(b, x, w, *extras, program, strides, dilations, pads):
+    _conv2d(b, x, w, strides, dilations, pads, (program, extras))
+
+
+def _conv2d(b, x, w, strides, dilations, pads, epilogue):
+    """conv2d into b.out; `epilogue`, when given, is (FusedProgram, its extra Args),
+    applied by the pass writing the output (ops/epilogue.py)."""
     geometry = _geometry(x.shape, b.out.shape, w.shape[:2], strides, pads, dilations)
     cin, cout = x.shape[3], w.shape[3]
     if cout % 4:
+        fused = _epilogue(b, epilogue, 2)
+
         def source():
-            return _source("conv2d.frag", ["float", "float"], "float")
-        b.launch(("conv2d",), source, b.out, [x, w], geometry)
+            return _source("conv2d.frag", ["float", "float"] + _types(fused), "float",
+                           epilogue=epilogues.source(fused))
+        b.launch(("conv2d", fused and fused.key), source, b.out, [x, w] + _textures(fused),
+                 dict(geometry, **_uniforms(fused)))
         return
     cb = cout // 4
     # blocking costs a second pass: worth it only for large outputs
@@ -113,6 +133,8 @@ def conv2d(b, x, w, strides, dilations, pads):
     targets = [b.out] if rows == 1 else [
         b.temp((b.out.size // rows,), dtypes.float32) for _ in range(rows)]
     variant = "ci4" if cin % 4 == 0 else ("ci1" if cin == 1 else "cin")
+    fused = _epilogue(b, epilogue, 2 if rows == 1 else rows)
+    here = fused if rows == 1 else None  # the epilogue in this pass, or in the unblocking
 
     def source():
         rs = range(rows)
@@ -129,18 +151,36 @@ def conv2d(b, x, w, strides, dilations, pads):
                      "        float xv = get0(xi + c);\n" + "\n".join(
                          f"        acc{r} += xv * texel1(t + {r} * uBlocks);" for r in rs)
                      + "\n      }")
-        return _source("conv2d_block.frag", ["float", "float"], "float", rows, R=rows,
-                       inner=inner, acc_decl="\n".join(f"  vec4 acc{r} = vec4(0);" for r in rs),
-                       write=_write(rows))
-    b.launch(("conv2d_block", rows, variant), source, targets, [x, w],
-             dict(geometry, uBlocks=blocks))
+        return _source("conv2d_block.frag", ["float", "float"] + _types(here), "float", rows,
+                       R=rows, inner=inner, write=_write(rows),
+                       acc_decl="\n".join(f"  vec4 acc{r} = vec4(0);" for r in rs),
+                       epilogue=epilogues.source(here))
+    b.launch(("conv2d_block", rows, variant, here and here.key), source, targets,
+             [x, w] + _textures(here), dict(geometry, uBlocks=blocks, **_uniforms(here)))
     if rows > 1:
-        _unblock(b, targets, cb, blocks)
+        _unblock(b, targets, cb, blocks, epilogue=fused)
+
+
+def _epilogue(b, epilogue, first):
+    return None if epilogue is None else epilogues.Epilogue(b.out, epilogue[1], epilogue[0],
+                                                            first)
+
+
+def _types(epilogue):
+    return [] if epilogue is None else [e.type for e in epilogue.textures]
+
+
+def _textures(epilogue):
+    return [] if epilogue is None else list(epilogue.textures)
+
+
+def _uniforms(epilogue):
+    return {} if epilogue is None else epilogue.uniforms
 
 
 def _write(rows):
     if rows == 1:
-        return "  outValue = acc0;"
+        return "  outValue = epilogue(acc0);"
     return "\n".join(f"  outValue{r} = acc{r};" for r in range(rows))
 
 

@@ -5,6 +5,9 @@ one of four ways, chosen per signature:
   "="  same flat order as the output: one texel fetch at the fragment's own
        coordinate (equal sizes have equal texture widths, see textures.py);
   "1"  one element broadcast to all: one fetch of texel 0;
+  "r"  a row of C elements (C % 4 == 0) repeated along the leading dimensions (a
+       bias): the fragment's four lanes are one texel of it, at the output texel
+       modulo C / 4 (the general path costs a division per dimension and lane);
   "s"  a Python scalar: a uniform set at each launch;
   "x"  anything else (broadcasting, transposes): a flat offset per lane from
        the output's multi-index and the input's strides, after merging the
@@ -45,110 +48,144 @@ def map_launch(b, out, items, body, name):
     """
     outs = out if isinstance(out, list) else [out]
     out = outs[0]
-    offsets = [item[3] if len(item) > 3 else 0 for item in items if not item[0].scalar]
-    items = [item[:3] for item in items]
-    arrays = [(arg, s if s is not None else broadcast_strides(arg.shape, out.shape))
-              for arg, _, s in items if not arg.scalar]
-    shape, strides = collapse(out.shape, [s for _, s in arrays])
-    natural = contiguous_strides(shape)
-    modes, array_strides, array_offsets = [], iter(strides), iter(offsets)
-    for arg, _, _ in items:
-        if arg.scalar:
-            modes.append("s")
-            continue
-        s, offset = next(array_strides), next(array_offsets)
-        if offset:
-            modes.append("x")
-        elif arg.size == 1:
-            modes.append("1")
-        elif arg.size == out.size and s == natural:
-            modes.append("=")
-        else:
-            modes.append("x")
-    # rank 0 when strided: an offset into a one-element view (a slice of size 1)
-    rank = max(len(shape), 1) if "x" in modes else 0
-    if rank and not shape:
-        shape, strides = [1], [[0] for _ in strides]
-    has_offset = any(offsets)
-    types = [t for _, t, _ in items]
-    tex_types = [arg.type for arg, _, _ in items if not arg.scalar]
-    key = ("map", name, body, out.type, tuple(zip(modes, types)), tuple(tex_types), rank,
-           has_offset)
-    uniforms = {}
-    if rank:
-        uniforms["uShape"] = shape
-        tex_modes = [m for m in modes if m != "s"]
-        for j, (mode, s) in enumerate(zip(tex_modes, strides)):
-            if mode == "x":
-                uniforms[f"uStride{j}"] = s
-                if has_offset:
-                    uniforms[f"uOffset{j}"] = offsets[j]
-    scalars = [(f"uS{i}", arg, t) for i, (arg, t, _) in enumerate(items) if arg.scalar]
+    reads = MapInputs(out, items)
+    key = ("map", name, body, out.type, reads.key)
+    scalars = [(f"uS{i}", arg, t) for i, (arg, t, _) in enumerate(reads.items) if arg.scalar]
 
     def source():
-        return _map_source(out.type, items, modes, tex_types, rank, body, has_offset)
-    b.launch(key, source, outs if len(outs) > 1 else out, [arg for arg, _ in arrays], uniforms,
+        decls, loads = reads.source()
+        n_out, text, lane, store = _lane(out.type, [t for _, t, _ in reads.items], body)
+        return fill("map.frag", head=head(reads.tex_types, out.type, n_out),
+                    functions=body_functions(text), lane=lane, store=store, decls=decls,
+                    loads=loads)
+    b.launch(key, source, outs if len(outs) > 1 else out, reads.arrays, reads.uniforms,
              scalars)
 
 
-def _map_source(out_type, items, modes, tex_types, rank, body, has_offset):
-    decls, loads, strided = [], [], []
-    tex = 0
-    for i, ((arg, t, _), mode) in enumerate(zip(items, modes)):
-        t4 = vec4_type(t)
-        if mode == "s":
-            decls.append(f"uniform {t} uS{i};")
-            loads.append(f"  {t4} v{i} = {t4}(uS{i});")
-        elif mode == "1":
-            loads.append(f"  {t4} v{i} = {t4}(texelFetch(uT{tex}, ivec2(0), 0).x);")
-        elif mode == "=":
-            loads.append(f"  {t4} v{i} = texelFetch(uT{tex}, ivec2(gl_FragCoord.xy), 0);")
-        else:
-            decls.append(f"uniform int uStride{tex}[{rank}];")
-            if has_offset:
-                decls.append(f"uniform int uOffset{tex};")
-            strided.append((i, tex, t4))
-        tex += 1 if mode != "s" else 0
-    if strided:
-        decls.insert(0, f"uniform int uShape[{rank}];")
-        lines = {k: [] for k in ("init", "add", "first", "step", "wrap", "lane")}
-        for i, j, t4 in strided:
-            start = f"uOffset{j}" if has_offset else "0"
-            lines["init"].append(f"  int o{i} = {start};\n  {t4} v{i};")
-            lines["add"].append(f"    o{i} += idx[d] * uStride{j}[d];")
-            lines["first"].append(f"  v{i}.x = get{j}(o{i});")
-            lines["step"].append(f"      o{i} += uStride{j}[d];")
-            lines["wrap"].append(f"      o{i} -= uShape[d] * uStride{j}[d];")
-            lines["lane"].append(f"    v{i}[c] = get{j}(o{i});")
-        text = {k: "\n".join(v) for k, v in lines.items()}
-        loads.append(fill("map_strided.glsl", R=rank, offsets_init=text["init"],
-                          offsets_add=text["add"], offsets_step=text["step"],
-                          offsets_wrap=text["wrap"], first_fetch=text["first"],
-                          lane_fetch=text["lane"]))
-    params = ", ".join(f"{t} x{i}" for i, (_, t, _) in enumerate(items))
-    lanes = [", ".join(f"v{i}.{c}" for i in range(len(items))) for c in _LANES]
+def _lane(out_type, types, body):
+    """(outputs, the GLSL text calling op functions, `lane()` computing one element of
+    each output from x0, x1, ... of `types`, statements storing a texel of each from
+    v0, v1, ...)."""
+    params = ", ".join(f"{t} x{i}" for i, t in enumerate(types))
+    lanes = [", ".join(f"v{i}.{c}" for i in range(len(types))) for c in _LANES]
     t4 = vec4_type(out_type)
     if isinstance(body, str):
-        n_out, text = 1, body
         lane = f"{out_type} lane({params}) {{\n  return {body};\n}}"
-        store = f"  outValue = {t4}({', '.join(f'lane({a})' for a in lanes)});"
-    else:  # several outputs: lane() sets out parameters, one render target each
-        lets, results = body
-        n_out, text = len(results), " ".join((*lets, *results))
-        outs = ", ".join(f"out {out_type} r{j}" for j in range(n_out))
-        lane = (f"void lane({params}, {outs}) {{\n" + "".join(f"  {s}\n" for s in lets)
-                + "".join(f"  r{j} = {e};\n" for j, e in enumerate(results)) + "}")
-        store = [f"  {t4} res{j};" for j in range(n_out)]
-        for c, a in zip(_LANES, lanes):
-            got = ", ".join(f"e{j}" for j in range(n_out))
-            store.append(f"  {{ {out_type} {got}; lane({a}, {got}); "
-                         + " ".join(f"res{j}.{c} = e{j};" for j in range(n_out)) + " }")
-        names = [f"outValue{j}" for j in range(n_out)] if n_out > 1 else ["outValue"]
-        store = "\n".join(store + [f"  {v} = res{j};" for j, v in enumerate(names)])
-    called = sorted(set(w for w in text.replace("(", " ").split() if w.startswith("op_")))
-    return fill("map.frag", head=head(tex_types, out_type, n_out),
-                functions=functions(called, _FILES, inline_bodies("glsl")) if called else "",
-                lane=lane, store=store, decls="\n".join(decls), loads="\n".join(loads))
+        return 1, body, lane, f"  outValue = {t4}({', '.join(f'lane({a})' for a in lanes)});"
+    # several outputs: lane() sets out parameters, one render target each
+    lets, results = body
+    n_out = len(results)
+    outs = ", ".join(f"out {out_type} r{j}" for j in range(n_out))
+    lane = (f"void lane({params}, {outs}) {{\n" + "".join(f"  {s}\n" for s in lets)
+            + "".join(f"  r{j} = {e};\n" for j, e in enumerate(results)) + "}")
+    store = [f"  {t4} res{j};" for j in range(n_out)]
+    got = ", ".join(f"e{j}" for j in range(n_out))
+    for c, a in zip(_LANES, lanes):
+        store.append(f"  {{ {out_type} {got}; lane({a}, {got}); "
+                     + " ".join(f"res{j}.{c} = e{j};" for j in range(n_out)) + " }")
+    names = [f"outValue{j}" for j in range(n_out)] if n_out > 1 else ["outValue"]
+    store += [f"  {v} = res{j};" for j, v in enumerate(names)]
+    return n_out, " ".join((*lets, *results)), lane, "\n".join(store)
+
+
+def body_functions(body):
+    """Source of the op functions (`op_<name>`) GLSL expression `body` calls."""
+    called = sorted(set(w for w in body.replace("(", " ").split() if w.startswith("op_")))
+    return functions(called, _FILES, inline_bodies("glsl")) if called else ""
+
+
+class MapInputs:
+    """How a fragment writing output texel `out_texel()` of Arg `out` reads `items` (as
+    `map_launch` takes them) into `v0`, `v1`, ...: the read modes (module docstring),
+    the textures bound from unit `first` on, their uniforms and the GLSL (`source()`)."""
+
+    def __init__(self, out, items, first=0):
+        offsets = [item[3] if len(item) > 3 else 0 for item in items if not item[0].scalar]
+        self.items = items = [item[:3] for item in items]
+        self.first = first
+        arrays = [(arg, s if s is not None else broadcast_strides(arg.shape, out.shape))
+                  for arg, _, s in items if not arg.scalar]
+        shape, strides = collapse(out.shape, [s for _, s in arrays])
+        natural = contiguous_strides(shape)
+        modes, array_strides, array_offsets = [], iter(strides), iter(offsets)
+        self.row_texels = {}
+        for arg, _, _ in items:
+            if arg.scalar:
+                modes.append("s")
+                continue
+            s, offset = next(array_strides), next(array_offsets)
+            if offset:
+                modes.append("x")
+            elif arg.size == 1:
+                modes.append("1")
+            elif arg.size == out.size and s == natural:
+                modes.append("=")
+            elif len(shape) == 2 and list(s) == [0, 1] and shape[1] % 4 == 0:
+                self.row_texels[first + sum(m != "s" for m in modes)] = shape[1] // 4
+                modes.append("r")
+            else:
+                modes.append("x")
+        # rank 0 when strided: an offset into a one-element view (a slice of size 1)
+        rank = max(len(shape), 1) if "x" in modes else 0
+        if rank and not shape:
+            shape, strides = [1], [[0] for _ in strides]
+        self.modes, self.rank, self.has_offset = modes, rank, any(offsets)
+        self.arrays = [arg for arg, _ in arrays]
+        self.tex_types = [arg.type for arg, _, _ in items if not arg.scalar]
+        types = [t for _, t, _ in items]
+        self.key = (tuple(zip(modes, types)), tuple(self.tex_types), rank, self.has_offset,
+                    first)
+        self.uniforms = {f"uRow{j}": n for j, n in self.row_texels.items()}
+        if rank:
+            self.uniforms["uShape"] = shape
+            tex_modes = [m for m in modes if m != "s"]
+            for j, (mode, s) in enumerate(zip(tex_modes, strides), first):
+                if mode == "x":
+                    self.uniforms[f"uStride{j}"] = s
+                    if self.has_offset:
+                        self.uniforms[f"uOffset{j}"] = offsets[j - first]
+
+    def source(self):
+        """(declarations, statements defining v0, v1, ... from `int base`, the flat index
+        of the fragment's first element)."""
+        rank, has_offset = self.rank, self.has_offset
+        decls, loads, strided = [], [], []
+        tex = self.first
+        for i, ((arg, t, _), mode) in enumerate(zip(self.items, self.modes)):
+            t4 = vec4_type(t)
+            if mode == "s":
+                decls.append(f"uniform {t} uS{i};")
+                loads.append(f"  {t4} v{i} = {t4}(uS{i});")
+            elif mode == "1":
+                loads.append(f"  {t4} v{i} = {t4}(texelFetch(uT{tex}, ivec2(0), 0).x);")
+            elif mode == "=":
+                loads.append(f"  {t4} v{i} = texelFetch(uT{tex}, ivec2(gl_FragCoord.xy), 0);")
+            elif mode == "r":
+                decls.append(f"uniform int uRow{tex};")
+                loads.append(f"  {t4} v{i} = {t4}(texel{tex}((base >> 2) % uRow{tex}));")
+            else:
+                decls.append(f"uniform int uStride{tex}[{rank}];")
+                if has_offset:
+                    decls.append(f"uniform int uOffset{tex};")
+                strided.append((i, tex, t4))
+            tex += 1 if mode != "s" else 0
+        if strided:
+            decls.insert(0, f"uniform int uShape[{rank}];")
+            lines = {k: [] for k in ("init", "add", "first", "step", "wrap", "lane")}
+            for i, j, t4 in strided:
+                start = f"uOffset{j}" if has_offset else "0"
+                lines["init"].append(f"  int o{i} = {start};\n  {t4} v{i};")
+                lines["add"].append(f"    o{i} += idx[d] * uStride{j}[d];")
+                lines["first"].append(f"  v{i}.x = get{j}(o{i});")
+                lines["step"].append(f"      o{i} += uStride{j}[d];")
+                lines["wrap"].append(f"      o{i} -= uShape[d] * uStride{j}[d];")
+                lines["lane"].append(f"    v{i}[c] = get{j}(o{i});")
+            text = {k: "\n".join(v) for k, v in lines.items()}
+            loads.append(fill("map_strided.glsl", R=rank, offsets_init=text["init"],
+                              offsets_add=text["add"], offsets_step=text["step"],
+                              offsets_wrap=text["wrap"], first_fetch=text["first"],
+                              lane_fetch=text["lane"]))
+        return "\n".join(decls), "\n".join(loads)
 
 
 # -- the ops ---------------------------------------------------------------------------

@@ -21,15 +21,43 @@ def _literal(value, t):
     return f"int({int(value) & 0xffffffff:#010x}u)"
 
 
-def _compose(args, program, named):
-    """GLSL per node over inputs x0, x1, ... (`args`), and the declarations of the
-    `named` nodes."""
+@kernel("fused_elementwise", "glsl")
+def fused_elementwise(b, *args, program):
+    body = tree_body(program, _inputs(args))
+    map_launch(b, b.out, [(a, a.type, None) for a in args], body, "fused")
+
+
+@kernel("fused_elementwise_multi", "glsl")
+def fused_elementwise_multi(b, *args, program, output_index=None):
+    named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
+    text, lets = _compose(program, _inputs(args), named)
+    outs = [b.out] + [b.output() for _ in program.outputs[1:]]
+    per_launch = b.backend.max_draw_buffers  # at least 4 (WebGL2), as many as fusion makes
+    for k in range(0, len(outs), per_launch):
+        results = tuple(text[j] for j in program.outputs[k:k + per_launch])
+        map_launch(b, outs[k:k + per_launch], [(a, a.type, None) for a in args],
+                   (tuple(lets), results), "fused")
+
+
+def _inputs(args):
+    return [(f"x{i}", a.type, a.dtype) for i, a in enumerate(args)]
+
+
+def tree_body(program, inputs):
+    """GLSL of FusedProgram `program`'s result: its nodes' bodies nested, each the body
+    its op's own kernel uses. `inputs`: per input, (expression, GLSL type, dtype)."""
+    return _compose(program, inputs, ())[0][-1][1:-1]
+
+
+def _compose(program, inputs, named):
+    """GLSL per node of `program` over `inputs` (as in `tree_body`), and the declarations
+    of the `named` nodes (which the others then refer to by name)."""
     text, lets = [], []
     out_types = [glsl_type(d) for d in program.node_dtypes]
 
     def operand(kind, v):  # (expression, its GLSL type, dtype; None type for a scalar)
         if kind == "in":
-            return f"x{v}", args[v].type, args[v].dtype
+            return inputs[v]
         if kind == "node":
             return text[v], out_types[v], program.node_dtypes[v]
         return v, None, dtypes.scalar_dtype(v)
@@ -59,21 +87,3 @@ def _compose(args, program, named):
         else:
             text.append(f"({expr})")
     return text, lets
-
-
-@kernel("fused_elementwise", "glsl")
-def fused_elementwise(b, *args, program):
-    text, _ = _compose(args, program, ())
-    map_launch(b, b.out, [(a, a.type, None) for a in args], text[-1][1:-1], "fused")
-
-
-@kernel("fused_elementwise_multi", "glsl")
-def fused_elementwise_multi(b, *args, program, output_index=None):
-    named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
-    text, lets = _compose(args, program, named)
-    outs = [b.out] + [b.output() for _ in program.outputs[1:]]
-    per_launch = b.backend.max_draw_buffers  # at least 4 (WebGL2), as many as fusion makes
-    for k in range(0, len(outs), per_launch):
-        results = tuple(text[j] for j in program.outputs[k:k + per_launch])
-        map_launch(b, outs[k:k + per_launch], [(a, a.type, None) for a in args],
-                   (tuple(lets), results), "fused")

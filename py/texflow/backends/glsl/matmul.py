@@ -31,6 +31,9 @@ or a sum reduction (reduce.py) for the others. `split_k` is the cost rule.
 
 from ..base import kernel
 from ..layout import broadcast_strides, collapse
+from . import epilogue as epilogues
+from .elementwise import map_launch
+from .fused import tree_body
 from .movement import transpose_into
 from .program import fill, head, vec4_type
 from .reduce import reduce_into
@@ -73,6 +76,17 @@ def split_k(fragments, k, fetches_per_k, align):
 
 @kernel("matmul", "glsl")
 def matmul(b, x, y, transpose_a, transpose_b):
+    _matmul(b, x, y, transpose_a, transpose_b, None)
+
+
+@kernel("matmul_epilogue", "glsl")
+def matmul_epilogue(b, x, y, *extras, program, transpose_a, transpose_b):
+    _matmul(b, x, y, transpose_a, transpose_b, (program, extras))
+
+
+def _matmul(b, x, y, transpose_a, transpose_b, epilogue):
+    """C = x @ y into b.out; `epilogue`, when given, is (FusedProgram, its extra Args),
+    applied by the pass writing C (ops/epilogue.py)."""
     out = b.out
     m, n = out.shape[-2:]
     k = x.shape[-1] if not transpose_a else x.shape[-2]
@@ -102,7 +116,8 @@ def matmul(b, x, y, transpose_a, transpose_b):
     if blocked:
         chunks, kc = split_k(nb * -(-m // rows) * n // 4, k, (rows + 4) / 4, 4)
         uniforms.update(uChunks=chunks, uKc=kc)
-        _blocked(b, x, y, transpose_a, transpose_b, rows, rank, uniforms)
+        _blocked(b, x, y, transpose_a, transpose_b, rows, rank, uniforms,
+                 _epilogue(b, epilogue, rows))
         return
     if fast:
         variant, fetches = ("rows_bt" if transpose_b else "rows"), 5 / 4
@@ -115,15 +130,40 @@ def matmul(b, x, y, transpose_a, transpose_b):
     chunks, kc = split_k(-(-out.size // 4), k, fetches, 4 if fast or dot else 1)
     uniforms.update(uChunks=chunks, uKc=kc)
     t = out.type
+    fused = _epilogue(b, epilogue, 2) if chunks == 1 else None
+    ep_key, textures = (None, []) if fused is None else (fused.key, fused.textures)
     in_types = (x.type, y.type)
 
     def source():
         body = fill(f"matmul_{variant}.glsl", T=t, T4=vec4_type(t))
-        return _source(in_types, t, rank, chunks > 1, body)
+        return _source(in_types + tuple(e.type for e in textures), t, rank, chunks > 1,
+                       epilogues.source(fused, vec4_type(t)) + "\n" + body)
     dst = out if chunks == 1 else b.temp((nb, chunks, m * n), out.dtype)
-    b.launch(("matmul", variant, in_types, t, rank, chunks > 1), source, dst, [x, y], uniforms)
+    if fused is not None:
+        uniforms.update(fused.uniforms)
+    b.launch(("matmul", variant, in_types, t, rank, chunks > 1, ep_key), source, dst,
+             [x, y, *textures], uniforms)
     if chunks > 1:
-        reduce_into(b, dst, (1,), "sum")
+        if epilogue is None:
+            reduce_into(b, dst, (1,), "sum")
+        else:  # the sum, then the epilogue as a map pass
+            total = b.temp(out.shape, out.dtype)
+            reduce_into(b, dst, (1,), "sum", total)
+            map_epilogue(b, total, epilogue)
+
+
+def _epilogue(b, epilogue, first):
+    return None if epilogue is None else epilogues.Epilogue(b.out, epilogue[1], epilogue[0],
+                                                            first)
+
+
+def map_epilogue(b, product, epilogue):
+    """A map pass writing b.out: `epilogue` (FusedProgram, extra Args) applied to Arg
+    `product` (for product passes that cannot apply it themselves)."""
+    program, extras = epilogue
+    args = [product, *extras]
+    body = tree_body(program, [(f"x{i}", a.type, a.dtype) for i, a in enumerate(args)])
+    map_launch(b, b.out, [(a, a.type, None) for a in args], body, "fused")
 
 
 def _swap_last(b, x):
@@ -145,9 +185,9 @@ def _source(in_types, t, rank, split, body, num_outputs=1):
                 batch_loop=loop, chunk=chunk, T=t, T4=vec4_type(t), body=body)
 
 
-def _blocked(b, x, y, transpose_a, transpose_b, rows, rank, uniforms):
+def _blocked(b, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilogue):
     """C in blocks of `rows` x 4 into `rows` render targets (per K chunk), then
-    interleaved (and the chunks added up)."""
+    interleaved (and the chunks added up, and Epilogue `epilogue` applied)."""
     out = b.out
     m, n = out.shape[-2:]
     mb = -(-m // rows)
@@ -185,10 +225,16 @@ def _blocked(b, x, y, transpose_a, transpose_b, rows, rank, uniforms):
         select = "\n".join(
             ("  if (r == 0) " if r == 0 else f"  else if (r == {r}) " if r < rows - 1
              else "  else ") + fetch.format(r=r) for r in range(rows))
-        return fill("matmul_unblock.frag", head=head([t] * rows, t), R=rows, T4=t4,
-                    select=select)
-    b.launch(("matmul_unblock", rows, t, chunks > 1), unblock_source, out, parts,
-             {"uM": m, "uN": n, "uMb": mb, "uChunks": chunks})
+        textures = [] if epilogue is None else [e.type for e in epilogue.textures]
+        return fill("matmul_unblock.frag", head=head([t] * rows + textures, t), R=rows, T4=t4,
+                    select=select, epilogue=epilogues.source(epilogue, t4))
+    uniforms = {"uM": m, "uN": n, "uMb": mb, "uChunks": chunks}
+    extra, ep_key = [], None
+    if epilogue is not None:
+        extra, ep_key = epilogue.textures, epilogue.key
+        uniforms.update(epilogue.uniforms)
+    b.launch(("matmul_unblock", rows, t, chunks > 1, ep_key), unblock_source, out,
+             parts + extra, uniforms)
 
 
 def _rows_a(rows, t4):

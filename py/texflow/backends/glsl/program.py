@@ -268,8 +268,10 @@ class PlanBuilder:
         """
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
         out = outs[0]
-        if len(inputs) > 8 or len(scalars) > 2:
-            raise ValueError(f"a WebGL launch takes up to 8 textures and 2 scalars; "
+        # 16: WebGL2's least MAX_TEXTURE_IMAGE_UNITS (a blocked matmul's last pass reads
+        # 8 render targets' textures, and its epilogue's arrays after them)
+        if len(inputs) > 16 or len(scalars) > 2:
+            raise ValueError(f"a WebGL launch takes up to 16 textures and 2 scalars; "
                              f"received {len(inputs)} and {len(scalars)}")
         program = self.backend.program(key, source, len(inputs))
         out_key = layout(max(out.size, 1), out.dtype != dtypes.float32)

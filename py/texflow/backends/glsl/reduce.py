@@ -47,14 +47,15 @@ def as_arb(b, x, axes):
     return moved, a, r, bb
 
 
-def reduce_into(b, x, axes, op):
-    """Records the passes reducing Arg `x` over `axes` with `op` into the kernel's output."""
+def reduce_into(b, x, axes, op, out=None):
+    """Records the passes reducing Arg `x` over `axes` with `op` into Arg `out` (default:
+    the kernel's output)."""
     src, a, r, bb = as_arb(b, x, axes)
     wins = windows(r)
     for k, w in enumerate(wins):
         rout = -(-r // w)
         last = k == len(wins) - 1
-        dst = b.out if last else b.temp((a, rout, bb), x.dtype)
+        dst = (out or b.out) if last else b.temp((a, rout, bb), x.dtype)
         if bb == 1 and r % 4 == 0 and w % 4 == 0:
             variant = "rows"
         elif bb % 4 == 0:

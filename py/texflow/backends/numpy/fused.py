@@ -18,14 +18,20 @@ def _evaluate(args, program):
                                                    program.dead):
         ins = [values[v] if kind == "node" else args[v] if kind == "in" else v
                for kind, v in operands]
-        result = table[name](*ins, **attrs)
-        np_dtype = dtypes.NUMPY[dtype]
-        if type(result) is not np.ndarray or result.dtype != np_dtype:
-            result = np.asarray(result).astype(np_dtype)
-        values.append(result)
+        values.append(node_value(table, name, ins, attrs, dtype))
         for v in dead:
             values[v] = None
     return values
+
+
+def node_value(table, name, ins, attrs, dtype):
+    """Op `name`'s kernel from `table` on `ins`, as a numpy array of `dtype` (the node's
+    value as a separate launch would store it)."""
+    result = table[name](*ins, **attrs)
+    np_dtype = dtypes.NUMPY[dtype]
+    if type(result) is not np.ndarray or result.dtype != np_dtype:
+        result = np.asarray(result).astype(np_dtype)
+    return result
 
 
 @kernel("fused_elementwise", "numpy")

@@ -10,7 +10,7 @@ in numpy's order (window offsets row-major).
 """
 
 from ..base import kernel
-from .matmul import Operand, matmul_steps
+from .matmul import Operand, epilogue_of, matmul_steps
 from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
                       render, size_of)
 
@@ -53,15 +53,19 @@ def _channel_words(c):
 
 
 @kernel("conv2d", "wgsl")
-def conv2d(be, inputs, out_shape, out_dtype, strides, dilations, pads):
-    x, w = inputs
+def conv2d(be, inputs, out_shape, out_dtype, strides, dilations, pads, program=None):
+    x, w, *extras = inputs
     kh, kw, c, oc = w.shape
     rows, cols = size_of(out_shape[:3]), kh * kw * c
-    builder = Builder(2)
+    builder = Builder(len(inputs))
     patches = _patches(builder, 0, x.shape, (kh, kw), out_shape[1:3], strides, dilations, pads)
+    epilogue = None if program is None else epilogue_of(program, extras, out_shape)
     matmul_steps(be, builder, Operand((rows, cols), "float32", patches),
-                 Operand((cols, oc), "float32", 1), (rows, oc), "float32")
+                 Operand((cols, oc), "float32", 1), (rows, oc), "float32", epilogue=epilogue)
     return builder.recipe(4 * size_of(out_shape))
+
+
+kernel("conv2d_epilogue", "wgsl")(conv2d)  # the product through an epilogue (matmul's)
 
 
 @kernel("conv2d_backprop_filter", "wgsl")

@@ -137,13 +137,18 @@ def _map_source(expr, ops_file, modes, out_type, rank, slots, vec, wg):
         lines += [f"out{j}[i] = vec4<{out_type}>({', '.join(f'r{c}.v{j}' for c in range(4))});"
                   if vec else f"out{j}[i] = r0.v{j};" for j in range(n_out)]
     body = "\n  ".join(lines)
-    files = ops_file if isinstance(ops_file, tuple) else (ops_file,) if ops_file else ()
-    # a file name, or the source of a body declared with its op
-    ops = "\n".join(render(f) if f.endswith(".wgsl") else f for f in files)
+    ops = render_ops(ops_file)
     wrap = (lambda t: f"vec4<{t}>") if vec else (lambda t: t)
     in_types = [wrap(storage) for mode, storage, _ in modes if mode != "k"]
     return (header(in_types, [wrap(out_type)] * n_out, "\n" + ops + "\n" + elem) +
             f"\n@compute @workgroup_size({wg})\nfn main({GLOBAL_INDEX}) {{\n  {body}\n}}\n")
+
+
+def render_ops(ops_file):
+    """The WGSL of `ops_file`: a file name, a body's source declared with its op, a tuple
+    of them, or None."""
+    files = ops_file if isinstance(ops_file, tuple) else (ops_file,) if ops_file else ()
+    return "\n".join(render(f) if f.endswith(".wgsl") else f for f in files)
 
 
 def operand(inputs, k, out_shape, compute):

@@ -43,52 +43,21 @@ def _literal(value, t):
     return f"bitcast<i32>({int(value) & 0xffffffff:#010x}u)"
 
 
-def _compose(program, in_dtypes, nodes, named):
-    """WGSL of program nodes `nodes` (indices, in order) over operands x0, x1, ... (the
-    program's inputs `in_dtypes` renumbered in order of first use): (text per node,
-    `let` statements of the `named` nodes, ops files, the inputs used)."""
-    text, lets, files, used = {}, [], [], {}
-    for j in nodes:
-        name, attrs, operands = program.nodes[j]
-        protos, parts = [], []
-        for kind, v in operands:
-            if kind == "in":
-                x = used.setdefault(v, len(used))
-                protos.append(_Typed(in_dtypes[v]))
-                parts.append((f"x{x}", STORAGE[in_dtypes[v]]))
-            elif kind == "node":
-                protos.append(_Typed(program.node_dtypes[v]))
-                parts.append((text[v], STORAGE[program.node_dtypes[v]]))
-            else:
-                protos.append(v)
-                parts.append((v, None))
-        expr, ops_file, computes = spec(name, protos, program.node_dtypes[j], attrs)
-        for f in (ops_file if isinstance(ops_file, tuple) else (ops_file,)):
-            if f and f not in files:
-                files.append(f)
-        args = [_literal(e, c) if t is None else _convert(e, t, c)
-                for (e, t), c in zip(parts, computes)]
-        expr = _OPERAND.sub(lambda m: args[int(m.group(1))], expr)
-        if j in named:
-            lets.append(f"let n{j} = {expr};")
-            text[j] = f"n{j}"
-        else:
-            text[j] = f"({expr})"
-    return text, lets, tuple(files), list(used)
-
-
-def _operands(inputs, used, out_shape):
-    return [(k, STORAGE[inputs[k].dtype], STORAGE[inputs[k].dtype],
-             broadcast_strides(inputs[k].shape, out_shape)) for k in used]
-
-
 @kernel("fused_elementwise", "wgsl")
 def fused_elementwise(be, inputs, out_shape, out_dtype, program):
-    nodes = range(len(program.nodes))
-    text, _, files, used = _compose(program, [x.dtype for x in inputs], nodes, ())
-    step = map_step("fused", text[len(program.nodes) - 1][1:-1], files, out_shape, out_dtype,
-                    _operands(inputs, used, out_shape), len(inputs))
+    expr, files = tree_expression(program, [x.dtype for x in inputs])
+    step = map_step("fused", expr, files, out_shape, out_dtype,
+                    _operands(inputs, range(len(inputs)), out_shape), len(inputs))
     return Recipe([step], 4 * size_of(out_shape))
+
+
+def tree_expression(program, in_dtypes):
+    """(WGSL of FusedProgram `program`'s result over inputs `x0`, `x1`, ... in the storage
+    types of `in_dtypes`, the op files and sources it calls): the nodes' specs nested,
+    each the one its op's own kernel uses."""
+    n = len(program.nodes)
+    text, _, files, _ = _compose(program, in_dtypes, range(n), (), renumber=False)
+    return text[n - 1][1:-1], files
 
 
 @kernel("fused_elementwise_multi", "wgsl")
@@ -97,7 +66,7 @@ def fused_elementwise_multi(be, inputs, out_shape, out_dtype, program, output_in
     named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
     limit = getattr(be, "max_storage_buffers", 8)
     steps, chunk = [], []
-    for k, out in enumerate(program.outputs):
+    for k in range(len(program.outputs)):
         # each launch binds its inputs, its outputs and its parameters
         if chunk and len(_needs(program, chunk + [k])[1]) + len(chunk) + 2 > limit:
             steps.append(_launch(program, inputs, in_dtypes, chunk, named, out_shape))
@@ -130,3 +99,42 @@ def _launch(program, inputs, in_dtypes, chunk, named, out_shape):
     return map_step("fused", (tuple(lets), results), files, out_shape, program.dtype,
                     _operands(inputs, used, out_shape),
                     tuple(len(inputs) + k for k in chunk))
+
+
+def _operands(inputs, used, out_shape):
+    return [(k, STORAGE[inputs[k].dtype], STORAGE[inputs[k].dtype],
+             broadcast_strides(inputs[k].shape, out_shape)) for k in used]
+
+
+def _compose(program, in_dtypes, nodes, named, renumber=True):
+    """WGSL of program nodes `nodes` (indices, in order) over operands x0, x1, ... (the
+    program's inputs, of `in_dtypes`, in order of first use when `renumber`): (text per
+    node, `let` statements of the `named` nodes, ops files, the inputs used in order)."""
+    text, lets, files, used = {}, [], [], {}
+    for j in nodes:
+        name, attrs, operands = program.nodes[j]
+        protos, parts = [], []
+        for kind, v in operands:
+            if kind == "in":
+                x = used.setdefault(v, len(used)) if renumber else v
+                protos.append(_Typed(in_dtypes[v]))
+                parts.append((f"x{x}", STORAGE[in_dtypes[v]]))
+            elif kind == "node":
+                protos.append(_Typed(program.node_dtypes[v]))
+                parts.append((text[v], STORAGE[program.node_dtypes[v]]))
+            else:
+                protos.append(v)
+                parts.append((v, None))
+        expr, ops_file, computes = spec(name, protos, program.node_dtypes[j], attrs)
+        for f in (ops_file if isinstance(ops_file, tuple) else (ops_file,)):
+            if f and f not in files:
+                files.append(f)
+        args = [_literal(e, c) if t is None else _convert(e, t, c)
+                for (e, t), c in zip(parts, computes)]
+        expr = _OPERAND.sub(lambda m: args[int(m.group(1))], expr)
+        if j in named:
+            lets.append(f"let n{j} = {expr};")
+            text[j] = f"n{j}"
+        else:
+            text[j] = f"({expr})"
+    return text, lets, tuple(files), list(used)

@@ -19,6 +19,7 @@ Broadcast batch dims are strides (0 where an operand repeats).
 
 from ..base import kernel
 from ..layout import broadcast_strides, collapse
+from . import epilogue as epilogues
 from .movement import transpose_step
 from .program import (STORAGE, Builder, Program, Step, dot_strides, header, render, size_of,
                       unravel)
@@ -55,15 +56,28 @@ def _batch_code(rank, at):
 
 # -- the fast kernel ---------------------------------------------------------------
 
-def _fast_program(a_type, b_type, t, rank, block):
-    key = ("matmul", a_type, b_type, t, rank, block)
+def _fast_program(a_type, b_type, t, rank, block, epilogue):
+    key = ("matmul", a_type, b_type, t, rank, block, epilogue and epilogue.key)
     if key not in _programs:
         make = _tiled_source if block is None else _fast_source
-        _programs[key] = Program(key, 2, 1, lambda: make(a_type, b_type, t, rank, block))
+        _programs[key] = Program(key, 2 + _count(epilogue), 1,
+                                 lambda: make(a_type, b_type, t, rank, block, epilogue))
     return _programs[key]
 
 
-def _fast_source(a_type, b_type, t, rank, block):
+def _count(epilogue):
+    return 0 if epilogue is None else len(epilogue.refs)
+
+
+def _header(in_types, out_type, t, epilogue, at):
+    """The program head for output elements of type `out_type` (of scalar type `t`), with
+    the epilogue's bindings after `in_types` and its functions (their parameters at
+    params[at:])."""
+    extra = [] if epilogue is None else epilogue.types
+    return header(in_types + extra, [out_type], "\n" + epilogues.source(epilogue, at, t))
+
+
+def _fast_source(a_type, b_type, t, rank, block, epilogue):
     r, cv, wx, wy = block
     batch, a_off, b_off = _batch_code(rank, 3)
     setup = [f"let ra{i} = a_base + min(r0 + {i}, M - 1) * K4;" for i in range(r)]
@@ -75,17 +89,19 @@ def _fast_source(a_type, b_type, t, rank, block):
         body.append(f"let a{i} = {_convert(f'in0[ra{i} + k]', a_type, t, 4)};")
         body += [f"acc{i}_{c} = acc{i}_{c} + a{i}.x * b0_{c} + a{i}.y * b1_{c} + "
                  f"a{i}.z * b2_{c} + a{i}.w * b3_{c};" for c in range(cv)]
-    store = [f"if (r0 + {i} < M && c0 + {c} < N4) "
-             f"{{ out0[c_base + (r0 + {i}) * N4 + c0 + {c}] = acc{i}_{c}; }}"
+    store = [f"if (r0 + {i} < M && c0 + {c} < N4) {{ let o{i}_{c} = c_base + (r0 + {i}) * N4 "
+             f"+ c0 + {c}; out0[o{i}_{c}] = epilogue4(acc{i}_{c}, o{i}_{c}); }}"
              for i in range(r) for c in range(cv)]
-    return header([f"vec4<{a_type}>", f"vec4<{b_type}>"], [f"vec4<{t}>"]) + render(
+    at = 3 + 3 * rank
+    return _header([f"vec4<{a_type}>", f"vec4<{b_type}>"], f"vec4<{t}>", t, epilogue, at) + render(
         "matmul.wgsl", R=r, CV=cv, WX=wx, WY=wy, batch=batch, a_off=a_off, b_off=b_off,
         setup="\n  ".join(setup), body="\n    ".join(body), store="\n  ".join(store))
 
 
-def _tiled_source(a_type, b_type, t, rank, block):
+def _tiled_source(a_type, b_type, t, rank, block, epilogue):
     batch, a_off, b_off = _batch_code(rank, 3)
-    return header([f"vec4<{a_type}>", f"vec4<{b_type}>"], [f"vec4<{t}>"]) + render(
+    at = 3 + 3 * rank
+    return _header([f"vec4<{a_type}>", f"vec4<{b_type}>"], f"vec4<{t}>", t, epilogue, at) + render(
         "matmul_tiled.wgsl", T=t, batch=batch, a_off=a_off, b_off=b_off,
         load_a=_convert("in0[a_row + min(ka, K4 - 1)]", a_type, t, 4),
         load_b=_convert("in1[b_col + min(kb, 4 * K4 - 1) * N4]", b_type, t, 4))
@@ -99,7 +115,7 @@ def _pow2_at_least(x):
 
 
 def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b,
-                out_ref):
+                out_ref, epilogue):
     refs = [a.ref, b.ref]
     for which, (x, flip) in enumerate(((a, transpose_a), (b, transpose_b))):
         if flip:  # make the operand row-major in a temporary buffer
@@ -120,38 +136,47 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
         block = (r, cv, wx, wy)
         groups = (-(-n4 // (wx * cv)), -(-m // (wy * r)), count)
     t = STORAGE[out_dtype]
-    program = _fast_program(STORAGE[a.dtype], STORAGE[b.dtype], t, len(dims), block)
-    meta = [m, n4, k // 4, *dims, *a_st, *b_st]
-    builder.add(Step(program, meta, groups, (refs[0], refs[1], out_ref)))
+    program = _fast_program(STORAGE[a.dtype], STORAGE[b.dtype], t, len(dims), block, epilogue)
+    meta = [m, n4, k // 4, *dims, *a_st, *b_st] + _meta(epilogue)
+    builder.add(Step(program, meta, groups, (refs[0], refs[1], *_refs(epilogue), out_ref)))
+
+
+def _meta(epilogue):
+    return [] if epilogue is None else epilogue.meta
+
+
+def _refs(epilogue):
+    return [] if epilogue is None else epilogue.refs
 
 
 # -- the general kernel ------------------------------------------------------------
 
-def _general_program(a_type, b_type, t, rank):
-    key = ("matmul_general", a_type, b_type, t, rank)
+def _general_program(a_type, b_type, t, rank, epilogue):
+    key = ("matmul_general", a_type, b_type, t, rank, epilogue and epilogue.key)
     if key not in _programs:
-        _programs[key] = Program(key, 2, 1, lambda: _general_source(a_type, b_type, t, rank))
+        _programs[key] = Program(key, 2 + _count(epilogue), 1,
+                                 lambda: _general_source(a_type, b_type, t, rank, epilogue))
     return _programs[key]
 
 
-def _general_source(a_type, b_type, t, rank):
+def _general_source(a_type, b_type, t, rank, epilogue):
     batch, a_off, b_off = _batch_code(rank, 7)
-    return header([a_type, b_type], [t]) + render(
+    return _header([a_type, b_type], t, t, epilogue, 7 + 3 * rank) + render(
         "matmul_general.wgsl", T=t, batch=batch, a_off=a_off, b_off=b_off,
         load_a=_convert("in0[a_base + mi * a_rows + k * a_cols]", a_type, t),
         load_b=_convert("in1[b_base + k * b_rows + ni * b_cols]", b_type, t))
 
 
 def _general_steps(builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b,
-                   out_ref):
+                   out_ref, epilogue):
     a_rows, a_cols = (1, m) if transpose_a else (k, 1)
     b_rows, b_cols = (1, k) if transpose_b else (n, 1)
     dims, a_st, b_st, count = _batch(out_batch, a.shape[:-2], b.shape[:-2], m * k, k * n)
     program = _general_program(STORAGE[a.dtype], STORAGE[b.dtype], STORAGE[out_dtype],
-                               len(dims))
-    meta = [m, n, k, a_rows, a_cols, b_rows, b_cols, *dims, *a_st, *b_st]
+                               len(dims), epilogue)
+    meta = [m, n, k, a_rows, a_cols, b_rows, b_cols, *dims, *a_st, *b_st] + _meta(epilogue)
     groups = (-(-n // GENERAL_TILE), -(-m // GENERAL_TILE), count)
-    builder.add(Step(program, meta, groups, (a.ref, b.ref, out_ref)))
+    builder.add(Step(program, meta, groups, (a.ref, b.ref, *_refs(epilogue), out_ref)))
 
 
 class Operand:
@@ -164,9 +189,9 @@ class Operand:
 
 
 def matmul_steps(be, builder, a, b, out_shape, out_dtype, transpose_a=False,
-                 transpose_b=False, out_ref=None):
+                 transpose_b=False, out_ref=None, epilogue=None):
     """Adds the steps writing `a @ b` (Operands) to table entry `out_ref` (default:
-    the builder's output)."""
+    the builder's output), through wgsl/epilogue.py Epilogue `epilogue` if given."""
     out_ref = builder.out if out_ref is None else out_ref
     m, n = out_shape[-2:]
     k = a.shape[-2] if transpose_a else a.shape[-1]
@@ -175,10 +200,10 @@ def matmul_steps(be, builder, a, b, out_shape, out_dtype, transpose_a=False,
         fast = False
     if fast:
         _fast_steps(be, builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
-                    transpose_b, out_ref)
+                    transpose_b, out_ref, epilogue)
     else:
         _general_steps(builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
-                       transpose_b, out_ref)
+                       transpose_b, out_ref, epilogue)
 
 
 @kernel("matmul", "wgsl")
@@ -188,3 +213,19 @@ def matmul(be, inputs, out_shape, out_dtype, transpose_a, transpose_b):
     matmul_steps(be, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
                  out_shape, out_dtype, transpose_a, transpose_b)
     return builder.recipe(4 * size_of(out_shape))
+
+
+@kernel("matmul_epilogue", "wgsl")
+def matmul_epilogue(be, inputs, out_shape, out_dtype, program, transpose_a, transpose_b):
+    a, b, *extras = inputs
+    builder = Builder(len(inputs))
+    matmul_steps(be, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
+                 out_shape, out_dtype, transpose_a, transpose_b,
+                 epilogue=epilogue_of(program, extras, out_shape))
+    return builder.recipe(4 * size_of(out_shape))
+
+
+def epilogue_of(program, extras, out_shape):
+    """The Epilogue of `program` on input arrays `extras` (buffer-table entries 2..)."""
+    return epilogues.Epilogue(program, [Operand(x.shape, x.dtype, k) for k, x in
+                                        enumerate(extras, 2)], out_shape, 2)

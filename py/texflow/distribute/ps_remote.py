@@ -1,0 +1,332 @@
+"""The chief's ClusterCoordinator when the cluster has ps and worker tasks (processes).
+
+Variables live on the ps tasks, placed round-robin in the order closures first read
+them ("ps<i>/<session>/v<n>" ids, the session this coordinator's), with the chief's
+value at that moment. `schedule(fn, args)` traces `fn` once per signature
+(distribute/ps_trace.py; that traced run is the call, made on the chief, its update
+pushed as a worker's is); later calls queue. One
+dispatcher thread per worker task sends a call to its worker when the worker is free,
+after running the call's host steps (its per-worker iterator's `next`) for that worker.
+A worker that fails (its connection breaks) gets its call put back at the head of the
+queue, with the same inputs, for the next free worker; its dispatcher reconnects to it
+every half second and sends it its traces again when it is back. `join()` waits for
+every call and then pulls the ps values into the chief's own Variables, so that code
+after it (evaluate, save, printing a weight) reads the trained values.
+"""
+
+import collections
+import logging
+import os
+import threading
+import time
+import warnings
+
+from ..autodiff.function import Function, _as_tensors, _canonical, _converted
+from ..engine import trace
+from ..engine.ndarray import from_numpy
+from . import ps_server
+from .parameter_server import ClusterCoordinator, PerWorkerIterator, PerWorkerValues, \
+    RemoteValue
+from .ps_trace import DISPATCH, ClosureTrace, _to_numpy
+from .ps_trace import variable_ps as _ps_of
+from .strategy import _entered
+
+log = logging.getLogger("texflow.distribute")
+RECONNECT_EVERY = 0.5
+
+
+class _Closure:
+    def __init__(self, trace_, tensors, value):
+        self.trace, self.tensors, self.value = trace_, tensors, value
+        self.host = None  # the host steps' outputs, made at the first dispatch
+
+
+class _Queue:
+    """Closures waiting for a worker; a failed one goes back to the head."""
+
+    def __init__(self):
+        self._items = collections.deque()
+        self._ready = threading.Condition()
+
+    def put(self, item, front=False):
+        with self._ready:
+            (self._items.appendleft if front else self._items.append)(item)
+            self._ready.notify()
+
+    def get(self):
+        with self._ready:
+            while not self._items:
+                self._ready.wait()
+            return self._items.popleft()
+
+
+class RemoteCoordinator(ClusterCoordinator):
+    """ClusterCoordinator over ps and worker processes (see the module docstring)."""
+
+    def __init__(self, strategy):
+        self.strategy = strategy
+        spec = strategy.cluster_resolver.cluster_spec()
+        self._ps_addresses = spec.job_tasks("ps")
+        self._worker_addresses = spec.job_tasks("worker")
+        self._ps = [None] * len(self._ps_addresses)
+        self._ps_lock = threading.Lock()
+        self._chief = threading.RLock()  # tracing, host steps, chief-run calls
+        # a restarted chief (or a second coordinator) names its variables and traces anew
+        self._session = os.urandom(4).hex()
+        self._registered = {}            # id(variable) -> variable id
+        self._variables = []             # (variable id, Variable), in registration order
+        self._traces = {}                # signature key -> ClosureTrace
+        self._keep = []                  # what the keys name by id
+        self._queue = _Queue()
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._errors = []
+        self._warned = set()
+        self.restarts = 0                # calls put back after a worker failed
+        self.runs = [0] * len(self._worker_addresses)  # calls each worker ran
+        self._closed = threading.Event()
+        for w, address in enumerate(self._worker_addresses):
+            threading.Thread(target=self._dispatch, args=(w, address), daemon=True,
+                             name=f"texflow-ps-dispatch-{w}").start()
+
+    # -- the public API ------------------------------------------------------------------
+
+    def schedule(self, fn, args=None, kwargs=None):
+        """Runs `fn(*args, **kwargs)` on a free worker; returns a RemoteValue at once
+        (the first call of a signature is traced, and so run, on the chief)."""
+        args, kwargs = tuple(args or ()), dict(kwargs or {})
+        value = RemoteValue(self)
+        args, kwargs = _traceable((args, kwargs))
+        args, kwargs = _converted((args, kwargs))
+        tensors = []
+        python_fn = fn.python_function if isinstance(fn, Function) else fn
+        key = (id(python_fn), _canonical((args, kwargs), tensors))
+        with self._lock:
+            self._pending += 1
+        closure_trace = self._traces.get(key)
+        if closure_trace is None:
+            self._keep.append((python_fn, args, kwargs))
+            try:
+                self._traces[key], result = self._trace(python_fn, tensors, args, kwargs)
+                value._set(_to_numpy(result))
+            except Exception as e:
+                self._fail(value, e)
+            self._finished()
+            return value
+        self._queue.put(_Closure(closure_trace, tensors, value))
+        return value
+
+    def join(self):
+        with self._idle:
+            while self._pending:
+                self._idle.wait()
+            errors, self._errors = self._errors, []
+        self._sync()
+        if errors:
+            raise errors[0]
+
+    def done(self):
+        with self._lock:
+            if self._pending:
+                return False
+        self.join()
+        return True
+
+    def ps_values(self):
+        """{variable name: its value on the ps tasks} (what the workers train)."""
+        values = self._pull([key for key, _ in self._variables])
+        return {v.name: value for (_, v), value in zip(self._variables, values)}
+
+    def _wait(self, event):
+        event.wait()
+
+    def _close(self):
+        """Stops the dispatchers (their workers keep serving); for tests and shutdown."""
+        self._closed.set()
+        for _ in self._worker_addresses:
+            self._queue.put(None, front=True)
+
+    # -- tracing and variables on the chief --------------------------------------------------
+
+    def _trace(self, fn, tensors, args, kwargs):
+        with self._chief:
+            pulled = self._sync()
+            tracer = trace.Tracer(getattr(fn, "__name__", "function"))
+            for x in tensors:
+                tracer.add_argument(x)
+            DISPATCH.worker = 0
+            with trace.tracing(tracer), _entered(self.strategy):
+                try:
+                    result = _as_tensors(self.strategy.extended._run(fn, args, kwargs))
+                    outputs = tracer.structure(result)
+                except BaseException:
+                    tracer.restore_variables()
+                    raise
+            tracer.release_saved()
+            closure_trace = None
+            new = {}
+            for slot, variable in tracer.captures:
+                if slot in tracer.state_slots and id(variable) not in self._registered:
+                    new[self._register(variable)] = variable.numpy()
+            self._create(new)
+            closure_trace = ClosureTrace(f"{self._session}/t{len(self._traces)}", tracer,
+                                         outputs, self._registered)
+            self._push(closure_trace, pulled, skip=new)
+            if closure_trace.problem:
+                self._warn(closure_trace)
+            return closure_trace, result
+
+    def _register(self, variable):
+        n = len(self._variables)
+        key = f"ps{n % len(self._ps_addresses)}/{self._session}/v{n}"
+        self._registered[id(variable)] = key
+        self._variables.append((key, variable))
+        return key
+
+    def _sync(self):
+        """Pulls every ps variable into the chief's Variable; returns {id: value}."""
+        if not self._variables:
+            return {}
+        with self._chief:
+            keys = [key for key, _ in self._variables]
+            values = self._pull(keys)
+            for (_, variable), value in zip(self._variables, values):
+                variable.assign(from_numpy(value))
+            return dict(zip(keys, values))
+
+    def _push(self, closure_trace, pulled, skip=()):
+        """Pushes what a call made on the chief assigned (as a worker would)."""
+        updates = []
+        for slot, kind in closure_trace.assigns.items():
+            key = self._registered[id(closure_trace.variables[slot])]
+            if key in skip:
+                continue
+            new = closure_trace.variables[slot].numpy()
+            updates.append(("delta", key, new - pulled[key]) if kind == "delta"
+                           else ("write", key, new))
+        self._request("push", updates)
+
+    def _create(self, values):
+        by_ps = {}
+        for key, value in values.items():
+            by_ps.setdefault(_ps_of(key), {})[key] = value
+        for ps, part in by_ps.items():
+            ps_server.call(self._ps_conn(ps), "create", part)
+
+    def _pull(self, keys):
+        return self._request("pull", keys)
+
+    def _request(self, kind, items):
+        by_ps = {}
+        for i, item in enumerate(items):
+            by_ps.setdefault(_ps_of(item if kind == "pull" else item[1]), []).append(i)
+        answers = [None] * len(items)
+        for ps, indices in by_ps.items():
+            got = ps_server.call(self._ps_conn(ps), kind, [items[i] for i in indices])
+            if kind == "pull":
+                for i, value in zip(indices, got):
+                    answers[i] = value
+        return answers
+
+    def _ps_conn(self, ps):
+        with self._ps_lock:
+            if self._ps[ps] is None:
+                self._ps[ps] = ps_server.connect(self._ps_addresses[ps])
+            return self._ps[ps]
+
+    def _warn(self, closure_trace):
+        if closure_trace.name not in self._warned:
+            self._warned.add(closure_trace.name)
+            warnings.warn(f"coordinator.schedule({closure_trace.name}): "
+                          f"{closure_trace.problem}; its calls run on the chief, not on the "
+                          "workers", stacklevel=4)
+
+    # -- dispatch ----------------------------------------------------------------------
+
+    def _dispatch(self, worker, address):
+        conn, sent = None, set()
+        while not self._closed.is_set():
+            if conn is None:
+                conn, sent = self._connect(address), set()
+                if conn is None:
+                    return
+            closure = self._queue.get()
+            if closure is None:
+                break
+            try:
+                self._run_closure(worker, conn, sent, closure)
+            except (EOFError, OSError) as e:
+                log.warning("worker %d (%s) failed (%s): its closure %s goes back to the "
+                            "queue", worker, address, e, closure.trace.name)
+                self.restarts += 1
+                self._queue.put(closure, front=True)
+                conn.close()
+                conn = None
+                time.sleep(RECONNECT_EVERY)
+        if conn is not None:
+            conn.close()
+
+    def _connect(self, address):
+        while not self._closed.is_set():
+            try:
+                return ps_server.connect(address, timeout=RECONNECT_EVERY)
+            except ConnectionError:
+                time.sleep(RECONNECT_EVERY)
+
+    def _run_closure(self, worker, conn, sent, closure):
+        closure_trace = closure.trace
+        try:
+            if closure_trace.payload is None:
+                out = self._run_on_chief(worker, closure)
+            else:
+                if closure.host is None:
+                    with self._chief:
+                        DISPATCH.worker = worker
+                        closure.host = closure_trace.host_inputs(closure.tensors)
+                if closure_trace.id not in sent:
+                    ps_server.call(conn, "trace", closure_trace.id, closure_trace.payload)
+                    sent.add(closure_trace.id)
+                out = ps_server.call(conn, "run", closure_trace.id,
+                                     [x.numpy() for x in closure.tensors], closure.host)
+                self.runs[worker] += 1
+            closure.value._set(out)
+        except (EOFError, OSError):
+            raise
+        except Exception as e:
+            self._fail(closure.value, e)
+        self._finished()
+
+    def _run_on_chief(self, worker, closure):
+        with self._chief:
+            DISPATCH.worker = worker
+            pulled = self._sync()
+            with _entered(self.strategy):
+                result = closure.trace.concrete._replay(list(closure.tensors))
+            self._push(closure.trace, pulled)
+            return _to_numpy(result)
+
+    def _fail(self, value, error):
+        value._set(error=error)
+        with self._lock:
+            self._errors.append(error)
+
+    def _finished(self):
+        with self._idle:
+            self._pending -= 1
+            self._idle.notify_all()
+
+
+def _traceable(structure):
+    """Per-worker iterators replaced by what stands for them in a trace."""
+    if isinstance(structure, PerWorkerIterator):
+        return structure._traced()
+    if isinstance(structure, PerWorkerValues):
+        raise NotImplementedError("coordinator.schedule on ps and worker tasks takes per-worker "
+                                  "iterators (iter(create_per_worker_dataset(fn))) and tensors; "
+                                  f"received {type(structure).__name__}")
+    if isinstance(structure, dict):
+        return {k: _traceable(v) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(_traceable(v) for v in structure)
+    return structure
