@@ -10,6 +10,7 @@
     const ws = new WebSocket(url);
     ws.binaryType = "arraybuffer";
     let opened = false;
+    let scratch = new Uint8Array(0);
     const ready = new Promise((resolve, reject) => {
       ws.onopen = () => { opened = true; traffic.sockets += 1; resolve(true); };
       ws.onerror = () => { if (!opened) reject(new Error("cannot connect to " + url)); };
@@ -30,14 +31,17 @@
       sendBytes(bytes) { traffic.sent += bytes.byteLength; ws.send(bytes); },
       // One message of two Python buffers (PyProxies, borrowed for this call; `data` may be
       // null), read in place in the WebAssembly heap: one copy into the message, none
-      // through JS arrays of Python objects.
+      // through JS arrays of Python objects. The message is assembled in one reused
+      // ArrayBuffer (send() copies what it is given before returning), not a fresh,
+      // zero-filled one per chunk.
       sendParts(head, data) {
         const buffers = [head.getBuffer("u8")];
         if (data) buffers.push(data.getBuffer("u8"));
         try {
           let size = 0;
           for (const b of buffers) size += b.data.byteLength;
-          const message = new Uint8Array(size);
+          if (scratch.byteLength < size) scratch = new Uint8Array(size);
+          const message = scratch.subarray(0, size);
           let at = 0;
           for (const b of buffers) { message.set(b.data, at); at += b.data.byteLength; }
           traffic.sent += size;

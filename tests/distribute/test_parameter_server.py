@@ -6,7 +6,6 @@ other; a worker killed mid-run has its call run again by the other."""
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,23 +15,14 @@ import numpy as np
 import pytest
 
 import texflow as tf
+from texflow.bench.collective import _free_ports
 from texflow.distribute.ps_server import connect
 
 ROOT = Path(__file__).parent.parent.parent
-SERVER = ("import json, sys, texflow as tf; tf.distribute.Server(json.loads(sys.argv[1]), "
-          "job_name=sys.argv[2], task_index=int(sys.argv[3])).join()")
+# the README's script: its "ps" and "worker" tasks serve, its chief trains
+SCRIPT = ROOT / "scripts" / "parameter_server_train.py"
 X = np.random.RandomState(2).rand(64, 2).astype(np.float32)
 Y = (X @ np.array([2.0, -1.0], np.float32) + 0.5)[:, None]
-
-
-def _free_ports(n):
-    sockets = [socket.socket() for _ in range(n)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
 
 
 class Cluster:
@@ -43,15 +33,17 @@ class Cluster:
                      "ps": [f"127.0.0.1:{p}" for p in ports[2:]]}
         self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
-        self.env.pop("TF_CONFIG", None)
         self.procs = {(job, i): self.start(job, i) for job in ("worker", "ps") for i in (0, 1)}
         for job in ("worker", "ps"):  # all up, so that both workers take calls from the start
             for address in self.spec[job]:
                 connect(address).close()
 
     def start(self, job, index):
-        return subprocess.Popen([sys.executable, "-c", SERVER, json.dumps(self.spec), job,
-                                 str(index)], env=self.env)
+        return subprocess.Popen([sys.executable, str(SCRIPT)], env=self.env_for(job, index))
+
+    def env_for(self, job, index):
+        return dict(self.env, TF_CONFIG=json.dumps({"cluster": self.spec,
+                                                   "task": {"type": job, "index": index}}))
 
     def kill(self, job, index):
         proc = self.procs[(job, index)]
@@ -168,6 +160,15 @@ def test_workers_train_variables_held_by_the_ps_tasks(cluster):
         coordinator.schedule(printing_fn, args=(iterator,))
     again = coordinator.schedule(printing_fn, args=(iterator,))
     assert float(again.fetch()) > 0
+    # the workers made their own batches (the datasets went to them) ...
+    assert all(t.worker_next for t in coordinator._traces.values())
+
+    def mapped_fn(context):  # ... unless a Python function is in the pipeline
+        return _dataset_fn(context).map(lambda x, y: (x * 2.0, y))
+    mapped = iter(coordinator.create_per_worker_dataset(mapped_fn))
+    with pytest.warns(UserWarning, match="batches are made on the chief"):
+        twice = coordinator.schedule(printing_fn, args=(mapped,))
+    assert float(twice.fetch()) > 0
     coordinator._close()
 
 
@@ -209,7 +210,40 @@ def test_bad_input_is_named(monkeypatch):
     strategy = tf.distribute.ParameterServerStrategy(
         resolvers.SimpleClusterResolver(resolvers.ClusterSpec(spec)))
     coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    assert tf.distribute.coordinator.ClusterCoordinator(strategy) is coordinator  # one
     iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
     with pytest.raises(TypeError, match="read by the scheduled functions"):
         next(iterator)
     coordinator._close()
+
+
+def test_keras_fit_trains_on_the_workers(cluster):
+    strategy = tf.distribute.ParameterServerStrategy(
+        tf.distribute.cluster_resolver.TFConfigClusterResolver())
+    with strategy.scope():
+        model = _model()
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    initial = _loss(model)
+    dataset = tf.data.Dataset.from_tensor_slices((X, Y)).batch(8).repeat()
+    history = model.fit(dataset, epochs=3, steps_per_epoch=8, verbose=0)
+    local = _model()  # one process, the same batches
+    local.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    expected = local.fit(dataset, epochs=3, steps_per_epoch=8, verbose=0).history
+    coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)  # fit's, as in TF
+    # the first step ran on the chief eagerly (it builds the metrics), the second traced
+    assert sum(coordinator.runs) == 3 * 8 - 2, coordinator.runs
+    # each epoch's logs are its own steps' (the metrics reset on the ps tasks too), close
+    # to one process's (asynchronous updates: close, not equal)
+    for key in ("loss", "mae"):
+        np.testing.assert_allclose(history.history[key], expected[key], rtol=0.3, atol=0.05)
+    assert _loss(model) < 0.1 * initial
+    coordinator._close()
+
+
+def test_the_readme_script_trains_as_chief(cluster):
+    out = subprocess.run([sys.executable, str(SCRIPT), "--steps", "60"], timeout=120,
+                         env=cluster.env_for("chief", 0), capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    words = out.stdout.split()
+    first, final = float(words[2].rstrip(",")), float(words[5].rstrip(","))
+    assert final < 0.5 * first and "optimizer steps 60" in out.stdout, out.stdout

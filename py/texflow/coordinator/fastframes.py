@@ -66,6 +66,10 @@ class _FastFrames:
         self._direct = False       # the last get_buffer handed out `_dest`
         self._waiting_open = False # a server between the request and its answer
         self.fast_frames = 0
+        # After a big frame, the next read takes a few KiB (its header and a little more):
+        # a full scratch read would take up to scratch_size of the next payload, which
+        # must then be copied into that frame's buffer.
+        self._read = None
         # sink(head, size): called with the first `sink_head` bytes of a fast frame of
         # `size` bytes; may return a writable buffer of `size - sink_head` bytes, where the
         # rest of the frame then goes, and the message is a `Placed` (its head and size).
@@ -76,7 +80,7 @@ class _FastFrames:
             self._direct = True
             return memoryview(self._dest)[self._got:self._size]
         self._direct = False
-        return self._scratch
+        return self._scratch if self._read is None else memoryview(self._scratch)[:self._read]
 
     def buffer_updated(self, nbytes):
         if self._direct:
@@ -231,6 +235,8 @@ class _FastFrames:
     def _deliver(self):
         buf, size, key = self._dest, self._size, self._key
         self._dest, self._mode = None, _HEADERS
+        self._read = _DIRECT if self._length >= _SINK_MIN and self.scratch_size > _DIRECT \
+            else None
         if key is not None:
             unmask(buf, size, key)
         self.fast_frames += 1

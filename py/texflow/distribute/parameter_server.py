@@ -62,10 +62,40 @@ class ParameterServerStrategy(Strategy):
     def cluster_resolver(self):
         return self._resolver
 
+    def _coordinator(self):
+        """This strategy's ClusterCoordinator (made for Keras `fit` when there is none)."""
+        if getattr(self, "_cluster_coordinator", None) is None:
+            ClusterCoordinator(self)
+        return self._cluster_coordinator
+
 
 class ParameterServerExtended(StrategyExtended):
     """One replica per closure: `strategy.reduce` in a scheduled function is computed
-    with tensor ops (no host step), so that the function's trace can go to a worker."""
+    with tensor ops (no host step), so that the function's trace can go to a worker.
+    With ps and worker tasks, Keras `fit` schedules each step on the workers."""
+
+    def _keras_step(self, model, step, kind, compile=None):
+        if kind != "train" or not self._strategy._remote:
+            return super()._keras_step(model, step, kind, compile)
+        from .ps_remote import RemoteLogs
+        coordinator = self._strategy._coordinator()
+        calls = []
+
+        def run_step(data):
+            calls.append(None)
+            if len(calls) == 1:  # eager, on the chief: it builds the metrics and slots
+                return RemoteLogs(coordinator, coordinator._run_eagerly(step, (data,)))
+            # an epoch's start reset the metrics on the chief: so on the ps tasks
+            coordinator._write_changed([v for m in model.metrics for v in m.variables])
+            return RemoteLogs(coordinator, coordinator.schedule(step, args=(data,)))
+        return run_step
+
+    def _keras_global_logs(self, model, logs):
+        from .ps_remote import RemoteLogs
+        if isinstance(logs, RemoteLogs):  # fit's epoch end: every step done, then its logs
+            logs.coordinator.join()
+            return dict(logs)
+        return super()._keras_global_logs(model, logs)
 
     def _reduce_values(self, reduce_op, local, axis):
         from ..ops import reduce as reductions
@@ -154,7 +184,9 @@ class PerWorkerDataset:
         self._datasets = datasets
 
     def __iter__(self):
-        return PerWorkerIterator(iter(d) for d in self._datasets)
+        iterator = PerWorkerIterator(iter(d) for d in self._datasets)
+        iterator._datasets = self._datasets  # the workers make their own (ps_remote.py)
+        return iterator
 
 
 class ClusterCoordinator:
@@ -170,13 +202,17 @@ class ClusterCoordinator:
         if not isinstance(strategy, ParameterServerStrategy):
             raise ValueError(f"ClusterCoordinator takes a ParameterServerStrategy; received "
                              f"{type(strategy).__name__}")
+        # one coordinator per strategy, as TensorFlow keeps it (Keras fit finds it there)
+        if getattr(strategy, "_cluster_coordinator", None) is not None:
+            return strategy._cluster_coordinator
         if cls is ClusterCoordinator and strategy._remote:
             from .ps_remote import RemoteCoordinator
             cls = RemoteCoordinator
         return super().__new__(cls)
 
     def __init__(self, strategy):
-        self.strategy = strategy
+        if not self._first_init(strategy):
+            return
         self._queue = queue.Queue()
         self._pending = 0
         self._lock = threading.Lock()
@@ -191,6 +227,16 @@ class ClusterCoordinator:
                                      name=f"texflow-ps-worker-{w}")
                 t.start()
                 self._threads.append(t)
+
+    def _first_init(self, strategy):
+        """False when this coordinator was made before (ClusterCoordinator(strategy) again
+        returns it, and Python calls __init__ again)."""
+        if getattr(self, "_has_initialized", False):
+            return False
+        self._has_initialized = True
+        self.strategy = strategy
+        strategy._cluster_coordinator = self
+        return True
 
     def schedule(self, fn, args=None, kwargs=None):
         """Queues `fn(*args, **kwargs)` for the next free worker; returns a RemoteValue.

@@ -6,20 +6,24 @@ value at that moment. `schedule(fn, args)` traces `fn` once per signature
 (distribute/ps_trace.py; that traced run is the call, made on the chief, its update
 pushed as a worker's is); later calls queue. One
 dispatcher thread per worker task sends a call to its worker when the worker is free,
-after running the call's host steps (its per-worker iterator's `next`) for that worker.
-A worker that fails (its connection breaks) gets its call put back at the head of the
-queue, with the same inputs, for the next free worker; its dispatcher reconnects to it
+after running the call's chief-side host steps, and with the worker's dataset the
+first time. A worker that fails (its connection breaks) gets its call put back at the
+head of the queue for the next free worker; its dispatcher reconnects to it
 every half second and sends it its traces again when it is back. `join()` waits for
 every call and then pulls the ps values into the chief's own Variables, so that code
 after it (evaluate, save, printing a weight) reads the trained values.
 """
 
 import collections
+import collections.abc
 import logging
 import os
+import pickle
 import threading
 import time
 import warnings
+
+import numpy as np
 
 from ..autodiff.function import Function, _as_tensors, _canonical, _converted
 from ..engine import trace
@@ -60,11 +64,34 @@ class _Queue:
             return self._items.popleft()
 
 
+class RemoteLogs(collections.abc.Mapping):
+    """A Keras `fit` step's logs on the workers: read (which waits for that step) only
+    when a callback asks for them, so that steps run asynchronously meanwhile."""
+
+    def __init__(self, coordinator, value):
+        self.coordinator, self._value, self._logs = coordinator, value, None
+
+    def _get(self):
+        if self._logs is None:
+            self._logs = self._value.get()
+        return self._logs
+
+    def __getitem__(self, key):
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self):
+        return len(self._get())
+
+
 class RemoteCoordinator(ClusterCoordinator):
     """ClusterCoordinator over ps and worker processes (see the module docstring)."""
 
     def __init__(self, strategy):
-        self.strategy = strategy
+        if not self._first_init(strategy):
+            return
         spec = strategy.cluster_resolver.cluster_spec()
         self._ps_addresses = spec.job_tasks("ps")
         self._worker_addresses = spec.job_tasks("worker")
@@ -74,6 +101,7 @@ class RemoteCoordinator(ClusterCoordinator):
         # a restarted chief (or a second coordinator) names its variables and traces anew
         self._session = os.urandom(4).hex()
         self._registered = {}            # id(variable) -> variable id
+        self._synced = {}                # variable id -> the chief's value as last pulled
         self._variables = []             # (variable id, Variable), in registration order
         self._traces = {}                # signature key -> ClosureTrace
         self._keep = []                  # what the keys name by id
@@ -97,7 +125,7 @@ class RemoteCoordinator(ClusterCoordinator):
         (the first call of a signature is traced, and so run, on the chief)."""
         args, kwargs = tuple(args or ()), dict(kwargs or {})
         value = RemoteValue(self)
-        args, kwargs = _traceable((args, kwargs))
+        args, kwargs = _traceable((args, kwargs), self._ship_datasets)
         args, kwargs = _converted((args, kwargs))
         tensors = []
         python_fn = fn.python_function if isinstance(fn, Function) else fn
@@ -126,13 +154,6 @@ class RemoteCoordinator(ClusterCoordinator):
         if errors:
             raise errors[0]
 
-    def done(self):
-        with self._lock:
-            if self._pending:
-                return False
-        self.join()
-        return True
-
     def ps_values(self):
         """{variable name: its value on the ps tasks} (what the workers train)."""
         values = self._pull([key for key, _ in self._variables])
@@ -146,6 +167,25 @@ class RemoteCoordinator(ClusterCoordinator):
         self._closed.set()
         for _ in self._worker_addresses:
             self._queue.put(None, front=True)
+
+    def _run_eagerly(self, fn, args):
+        """Runs `fn(*args)` on the chief, not traced (Keras's first step, which makes the
+        variables that the step creates lazily); what it changed in ps variables is
+        pushed as deltas. Returns a RemoteValue holding its result."""
+        value = RemoteValue(self)
+        with self._chief:
+            pulled = self._sync()
+            with _entered(self.strategy):
+                result = self.strategy.extended._run(fn, args, {})
+            updates = []
+            for key, variable in self._variables:
+                new = variable.numpy()
+                if not np.array_equal(new, pulled[key]):
+                    updates.append(("delta", key, new - pulled[key]))
+            self._request("push", updates)
+            self._chief_values_pushed()
+        value._set(_to_numpy(result))
+        return value
 
     # -- tracing and variables on the chief --------------------------------------------------
 
@@ -173,6 +213,7 @@ class RemoteCoordinator(ClusterCoordinator):
             closure_trace = ClosureTrace(f"{self._session}/t{len(self._traces)}", tracer,
                                          outputs, self._registered)
             self._push(closure_trace, pulled, skip=new)
+            self._chief_values_pushed()
             if closure_trace.problem:
                 self._warn(closure_trace)
             return closure_trace, result
@@ -193,7 +234,24 @@ class RemoteCoordinator(ClusterCoordinator):
             values = self._pull(keys)
             for (_, variable), value in zip(self._variables, values):
                 variable.assign(from_numpy(value))
-            return dict(zip(keys, values))
+            self._synced = dict(zip(keys, values))
+            return dict(self._synced)
+
+    def _chief_values_pushed(self):
+        """Records the chief's values as its own (after it pushed a call's update)."""
+        self._synced = {key: variable.numpy() for key, variable in self._variables}
+
+    def _write_changed(self, variables):
+        """Writes to the ps tasks what code on the chief set in `variables` since the
+        chief last pulled or pushed (Keras's `reset_metrics` at an epoch's start)."""
+        with self._chief:
+            updates = []
+            for variable in variables:
+                key = self._registered.get(id(variable))
+                if key is not None and not np.array_equal(variable.numpy(), self._synced[key]):
+                    updates.append(("write", key, variable.numpy()))
+                    self._synced[key] = variable.numpy()
+            self._request("push", updates)
 
     def _push(self, closure_trace, pulled, skip=()):
         """Pushes what a call made on the chief assigned (as a worker would)."""
@@ -234,6 +292,22 @@ class RemoteCoordinator(ClusterCoordinator):
             if self._ps[ps] is None:
                 self._ps[ps] = ps_server.connect(self._ps_addresses[ps])
             return self._ps[ps]
+
+    def _ship_datasets(self, group):
+        """Per-worker datasets go to their workers (pickled: a dataset made of arrays and
+        tf.data's own transformations; not one with a Python function in it, whose
+        batches are then made on the chief and travel with each call, as a warning says)."""
+        if hasattr(group, "_ship_id") or not hasattr(group, "_datasets"):
+            return
+        group._ship_id = None
+        try:
+            group._shipped = [pickle.dumps(d) for d in group._datasets]
+        except Exception as e:
+            warnings.warn(f"the per-worker dataset cannot be sent to the workers ({e}): its "
+                          "batches are made on the chief and travel with each call",
+                          stacklevel=4)
+            return
+        group._ship_id = f"{self._session}/d{id(group)}"
 
     def _warn(self, closure_trace):
         if closure_trace.name not in self._warned:
@@ -287,6 +361,10 @@ class RemoteCoordinator(ClusterCoordinator):
                 if closure_trace.id not in sent:
                     ps_server.call(conn, "trace", closure_trace.id, closure_trace.payload)
                     sent.add(closure_trace.id)
+                for group in closure_trace.worker_next.values():
+                    if group._ship_id not in sent:  # the worker's own pipeline, from the start
+                        ps_server.call(conn, "dataset", group._ship_id, group._shipped[worker])
+                        sent.add(group._ship_id)
                 out = ps_server.call(conn, "run", closure_trace.id,
                                      [x.numpy() for x in closure.tensors], closure.host)
                 self.runs[worker] += 1
@@ -304,6 +382,7 @@ class RemoteCoordinator(ClusterCoordinator):
             with _entered(self.strategy):
                 result = closure.trace.concrete._replay(list(closure.tensors))
             self._push(closure.trace, pulled)
+            self._chief_values_pushed()
             return _to_numpy(result)
 
     def _fail(self, value, error):
@@ -317,16 +396,17 @@ class RemoteCoordinator(ClusterCoordinator):
             self._idle.notify_all()
 
 
-def _traceable(structure):
-    """Per-worker iterators replaced by what stands for them in a trace."""
+def _traceable(structure, prepare):
+    """Per-worker iterators replaced by what stands for them in a trace (`prepare`d)."""
     if isinstance(structure, PerWorkerIterator):
+        prepare(structure)
         return structure._traced()
     if isinstance(structure, PerWorkerValues):
         raise NotImplementedError("coordinator.schedule on ps and worker tasks takes per-worker "
                                   "iterators (iter(create_per_worker_dataset(fn))) and tensors; "
                                   f"received {type(structure).__name__}")
     if isinstance(structure, dict):
-        return {k: _traceable(v) for k, v in structure.items()}
+        return {k: _traceable(v, prepare) for k, v in structure.items()}
     if isinstance(structure, (list, tuple)):
-        return type(structure)(_traceable(v) for v in structure)
+        return type(structure)(_traceable(v, prepare) for v in structure)
     return structure
