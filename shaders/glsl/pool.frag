@@ -8,23 +8,6 @@ vec4 pool_max(vec4 a, vec4 b) {
   return vec4(pool_max(a.x, b.x), pool_max(a.y, b.y), pool_max(a.z, b.z), pool_max(a.w, b.w));
 }
 
-// argmax's rule: only a strictly greater value (or the first NaN) moves the position
-void take(inout float best, inout int at, float v, int k) {
-  if (f_isnan(v) ? !f_isnan(best) : v > best) {
-    best = v;
-    at = k;
-  }
-}
-void take(inout vec4 best, inout ivec4 at, vec4 v, int k) {
-  for (int c = 0; c < 4; c++) {
-    float b = best[c];
-    int a = at[c];
-    take(b, a, v[c], k);
-    best[c] = b;
-    at[c] = a;
-  }
-}
-
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each
 // window's first maximum, padding being lower than any value): reductions over the
 // window's image positions only. Input 0 is x (the image); the output is the grid.

@@ -26,3 +26,19 @@ ivec2 taps(int start, int size, int k, int d) {
   int end = start < size ? min(k, (size - start + d - 1) / d) : 0;
   return ivec2(first, max(first, end));
 }
+
+// argmax's rule: only a strictly greater value (or the first NaN) moves the position
+void take(inout float best, inout int at, float v, int k) {
+  if (f_isnan(v) ? !f_isnan(best) : v > best) {
+    best = v;
+    at = k;
+  }
+}
+bvec4 nan4(vec4 x) { return greaterThan(floatBitsToInt(x) & 0x7fffffff, ivec4(0x7f800000)); }
+void take(inout vec4 best, inout ivec4 at, vec4 v, int k) {
+  // the rule lane by lane, without a loop (SwiftShader runs a vector op as one)
+  ivec4 vn = ivec4(nan4(v));
+  ivec4 moves = vn * (1 - ivec4(nan4(best))) + (1 - vn) * ivec4(greaterThan(v, best));
+  best = mix(best, v, bvec4(moves));
+  at += moves * (k - at);
+}

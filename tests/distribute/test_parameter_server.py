@@ -160,6 +160,15 @@ def test_workers_train_variables_held_by_the_ps_tasks(cluster):
         coordinator.schedule(printing_fn, args=(iterator,))
     again = coordinator.schedule(printing_fn, args=(iterator,))
     assert float(again.fetch()) > 0
+    # the workers made their own batches (the datasets went to them) ...
+    assert all(t.worker_next for t in coordinator._traces.values())
+
+    def mapped_fn(context):  # ... unless a Python function is in the pipeline
+        return _dataset_fn(context).map(lambda x, y: (x * 2.0, y))
+    mapped = iter(coordinator.create_per_worker_dataset(mapped_fn))
+    with pytest.warns(UserWarning, match="batches are made on the chief"):
+        twice = coordinator.schedule(printing_fn, args=(mapped,))
+    assert float(twice.fetch()) > 0
     coordinator._close()
 
 
@@ -201,6 +210,7 @@ def test_bad_input_is_named(monkeypatch):
     strategy = tf.distribute.ParameterServerStrategy(
         resolvers.SimpleClusterResolver(resolvers.ClusterSpec(spec)))
     coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    assert tf.distribute.coordinator.ClusterCoordinator(strategy) is coordinator  # one
     iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
     with pytest.raises(TypeError, match="read by the scheduled functions"):
         next(iterator)
@@ -219,7 +229,7 @@ def test_keras_fit_trains_on_the_workers(cluster):
     local = _model()  # one process, the same batches
     local.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
     expected = local.fit(dataset, epochs=3, steps_per_epoch=8, verbose=0).history
-    coordinator = strategy._cluster_coordinator
+    coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)  # fit's, as in TF
     # the first step ran on the chief eagerly (it builds the metrics), the second traced
     assert sum(coordinator.runs) == 3 * 8 - 2, coordinator.runs
     # each epoch's logs are its own steps' (the metrics reset on the ps tasks too), close

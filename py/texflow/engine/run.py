@@ -88,7 +88,7 @@ def run_op(op, inputs, attrs=None, backend=None):
         plan = _plan(key, op, inputs, attrs)
     be = backend if backend is not None else (context._current[0] or context.current())
     if plan.host:
-        outputs = [_run_on_host(op, inputs, out, attrs, k if op.num_outputs > 1 else None)
+        outputs = [_run_on_host(op, inputs, out, attrs, k if op.num_outputs != 1 else None)
                    for k, out in enumerate(plan.outputs)]
     else:
         for x in inputs:
@@ -97,14 +97,20 @@ def run_op(op, inputs, attrs=None, backend=None):
                 if storage.backend is not be:
                     storage.move_to(be)
         fn = be.kernels.get(op.name) or be.find_kernel(op.name)
-        outputs = []
-        for k, (shape, dtype, size, cls, dims) in enumerate(plan.outputs):
-            if op.num_outputs == 1:
-                handle = be.execute(fn, inputs, dims, dtype, attrs, key)
-            else:
-                handle = be.execute(fn, inputs, dims, dtype, dict(attrs, output_index=k),
-                                    (key, k))
-            outputs.append(cls(Storage(size, dtype, None, be, handle), shape, dtype))
+        if op.num_outputs is None:  # one kernel call makes every output
+            handles = be.execute_joint(fn, inputs, [(o[4], o[1]) for o in plan.outputs],
+                                       attrs, key)
+            outputs = [cls(Storage(size, dtype, None, be, handle), shape, dtype)
+                       for (shape, dtype, size, cls, _), handle in zip(plan.outputs, handles)]
+        else:
+            outputs = []
+            for k, (shape, dtype, size, cls, dims) in enumerate(plan.outputs):
+                if op.num_outputs == 1:
+                    handle = be.execute(fn, inputs, dims, dtype, attrs, key)
+                else:
+                    handle = be.execute(fn, inputs, dims, dtype, dict(attrs, output_index=k),
+                                        (key, k))
+                outputs.append(cls(Storage(size, dtype, None, be, handle), shape, dtype))
     local = scope._local
     if local.stack:
         local.stack[-1].tracked.extend(outputs)

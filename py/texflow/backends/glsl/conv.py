@@ -29,7 +29,9 @@ each fetched texel serve as many outputs as they can:
   serving R dy texels), the second adds the parts.
 - max_pool and avg_pool (pool.frag) reduce the in-image positions of each
   window only; max_pool_grad first records each window's first-maximum tap
-  (an int32 pass of pool.frag), then routes dy to it.
+  (an int32 pass of pool.frag), then routes dy to it; with non-overlapping
+  windows (Keras's default) and C % 4 == 0, one pass (pool_grad_tiles.frag) does
+  both, each image texel finding its one window's maximum.
 """
 
 import math
@@ -152,7 +154,7 @@ def _conv2d(b, x, w, strides, dilations, pads, epilogue):
                          f"        acc{r} += xv * texel1(t + {r} * uBlocks);" for r in rs)
                      + "\n      }")
         return _source("conv2d_block.frag", ["float", "float"] + _types(here), "float", rows,
-                       R=rows, inner=inner, write=_write(rows),
+                       R=rows, inner=inner, write=_write(rows, "epilogue(acc0)"),
                        acc_decl="\n".join(f"  vec4 acc{r} = vec4(0);" for r in rs),
                        epilogue=epilogues.source(here))
     b.launch(("conv2d_block", rows, variant, here and here.key), source, targets,
@@ -178,9 +180,11 @@ def _uniforms(epilogue):
     return {} if epilogue is None else epilogue.uniforms
 
 
-def _write(rows):
+def _write(rows, single):
+    """The writes of accumulators acc0.. into `rows` render targets; `single`: the value
+    written by a pass with one target."""
     if rows == 1:
-        return "  outValue = epilogue(acc0);"
+        return f"  outValue = {single};"
     return "\n".join(f"  outValue{r} = acc{r};" for r in range(rows))
 
 
@@ -260,7 +264,7 @@ def _filter_blocked(b, x, dy, filter_shape, parts, geometry):
                        R=rows, acc_decl="\n".join(f"  vec4 acc{r} = vec4(0);" for r in rs),
                        accumulate="\n".join(f"      acc{r} += xv * texel1(dt + {r} * uBlocks);"
                                             for r in rs),
-                       write=_write(rows))
+                       write=_write(rows, "acc0"))
     b.launch(("conv2d_backprop_filter_block", rows), source, targets, [x, dy],
              dict(geometry, uBlocks=blocks))
     if not direct:
@@ -308,10 +312,15 @@ def avg_pool(b, x, ksize, strides, pads):
 
 @kernel("max_pool_grad", "glsl")
 def max_pool_grad(b, x, dy, ksize, strides, pads):
+    geometry = _geometry(x.shape, dy.shape, ksize, strides, pads)
+    if tuple(strides) == tuple(ksize) and not any(pads) and x.shape[3] % 4 == 0:
+        def source():
+            return _source("pool_grad_tiles.frag", ["float", "float"], "float")
+        b.launch(("pool_grad_tiles",), source, b.out, [x, dy], geometry)
+        return
     at = b.temp(dy.shape, dtypes.int32)
     _pool(b, x, at, "argmax", ksize, strides, pads)
-    _window_grad(b, [dy, at], "max", x.shape[3] % 4 == 0,
-                 _geometry(x.shape, dy.shape, ksize, strides, pads))
+    _window_grad(b, [dy, at], "max", x.shape[3] % 4 == 0, geometry)
 
 
 @kernel("avg_pool_grad", "glsl")
