@@ -6,7 +6,8 @@ every intermediate right after its last use (its GPU buffer or texture goes
 back to the pool and is reused by the next step that needs that size), and
 runs inside its own scope so that nothing else is left behind. Chains of
 elementwise ops are fused first (autodiff/fusion.py), then elementwise epilogues
-into the matmul or conv2d feeding them (fusion_epilogue.py). Replaying calls the
+into the matmul or conv2d feeding them (fusion_epilogue.py), then trees into
+kernels of several outputs (fusion.py `fuse_outputs`). Replaying calls the
 same kernels eager execution calls, so results are identical to eager ones.
 """
 
@@ -17,7 +18,7 @@ from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
 from ..engine.run import prepare, run_op, run_view
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
-from .fusion import fuse
+from .fusion import fuse, fuse_outputs
 from .fusion_epilogue import fuse_epilogues
 from .replay import NotPrepared, build
 
@@ -54,7 +55,8 @@ class ConcreteFunction:
         self._steps = self._unfused
         if FUSION[0]:
             fusing = (self._unfused, tracer.meta, out_slots, tracer.state_slots)
-            self._steps = fuse_epilogues(fuse(*fusing), *fusing[1:])
+            self._steps = fuse_outputs(fuse_epilogues(fuse(*fusing), *fusing[1:]),
+                                       *fusing[1:])
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
         self._launchers = {}  # backend -> per step: its launcher, None (run_op) or unprepared
