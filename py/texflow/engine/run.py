@@ -220,10 +220,12 @@ def prepare(op, inputs, attrs, backend):
             if stack:
                 stack[-1].tracked.extend(made)
             return made
+        launch_joint.key, launch_joint.plan = key, plan  # for a launch program
         return launch_joint
     if op.num_outputs != 1:
         def launch_all(inputs):
             return run_op(op, inputs, attrs, backend)
+        launch_all.key, launch_all.plan = key, plan  # for a launch program
         return launch_all
     (shape, dtype, size, cls, dims), = plan.outputs
 
@@ -235,4 +237,5 @@ def prepare(op, inputs, attrs, backend):
         if stack:
             stack[-1].tracked.append(out)
         return out
+    launch.key, launch.plan = key, plan  # for a launch program (autodiff/replay.py)
     return launch
