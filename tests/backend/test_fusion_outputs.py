@@ -109,3 +109,25 @@ def test_results_of_each_dtype_share_a_kernel():
     for e, t in zip(f(x, n), traced):
         assert e.dtype == t.dtype and e.shape == t.shape
         _same(e.numpy(), t.numpy(), "results")
+
+
+@each_backend
+def test_a_kernel_over_the_storage_buffer_limit_splits_its_outputs():
+    # WGSL binds outputs as storage buffers: at WebGPU's default limit of 8, Adam's
+    # kernel (5 inputs, 3 outputs, the parameters) splits into two launches (new m and
+    # v; the new value, computing m and v again); GLSL and numpy have no such limit
+    from texflow.engine import context
+    backend = context.current()
+    wgsl = getattr(backend, "language", None) == "wgsl"
+    limit = getattr(backend, "max_storage_buffers", None)
+    if wgsl:
+        backend.max_storage_buffers = 8
+    try:
+        runs = _updates(lambda: tf.keras.optimizers.Adam(0.01), 9)
+    finally:
+        if wgsl:
+            backend.max_storage_buffers = limit
+    (eager_n, eager), (n, traced) = runs["eager"], runs["compiled"]
+    assert n == (2 if wgsl else 1) * len(SHAPES) < eager_n, (n, eager_n)
+    for e, t in zip(eager, traced):
+        _same(e, t, "variables, step count and slots")
