@@ -137,7 +137,7 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
     for i, step in enumerate(steps):
         kind = step[0]
         if kind == "view" and step[3] not in read_slots:
-            kinds.append("dead")  # the value a Variable had, kept for readers there are none
+            kinds.append("dead")  # a Variable's old value kept for readers: there are none
         elif kind == "op":
             launch = launchers[i]
             if step[5] is not None:
