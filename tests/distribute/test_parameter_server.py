@@ -160,6 +160,15 @@ def test_workers_train_variables_held_by_the_ps_tasks(cluster):
         coordinator.schedule(printing_fn, args=(iterator,))
     again = coordinator.schedule(printing_fn, args=(iterator,))
     assert float(again.fetch()) > 0
+    # the workers made their own batches (the datasets went to them) ...
+    assert all(t.worker_next for t in coordinator._traces.values())
+
+    def mapped_fn(context):  # ... unless a Python function is in the pipeline
+        return _dataset_fn(context).map(lambda x, y: (x * 2.0, y))
+    mapped = iter(coordinator.create_per_worker_dataset(mapped_fn))
+    with pytest.warns(UserWarning, match="batches are made on the chief"):
+        twice = coordinator.schedule(printing_fn, args=(mapped,))
+    assert float(twice.fetch()) > 0
     coordinator._close()
 
 

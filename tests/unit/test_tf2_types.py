@@ -104,6 +104,25 @@ def test_tensor_is_the_eager_array():
     assert tf.newaxis is None
 
 
+def test_scalars_read_as_numpy_scalars_and_tensors_are_unhashable():
+    # TensorFlow 2.21: Tensor.numpy() of a 0-d tensor is a numpy scalar; tensors and
+    # Variables raise TypeError on hash() and are keyed by .ref()
+    for x, kind in ((tf.constant(1.5), np.float32), (tf.Variable(2), np.int32),
+                    (tf.reduce_sum(tf.ones([3])), np.float32)):
+        value = x.numpy()
+        assert type(value) is kind and not isinstance(value, np.ndarray)
+    assert tf.constant([1.5]).numpy().shape == (1,)
+    assert type(tf.constant(True).numpy()) is np.bool_
+    x, v = tf.constant([1.0, 2.0]), tf.Variable(1.0)
+    with pytest.raises(TypeError, match=r"^Tensor is unhashable. Instead, use tensor.ref"):
+        hash(x)
+    with pytest.raises(TypeError, match=r"^Variable is unhashable. Instead, use variable"):
+        {v: 1}
+    keys = {x.ref(): "x", v.experimental_ref(): "v"}
+    assert keys[x.ref()] == "x" and keys[v.ref()] == "v" and x.ref().deref() is x
+    assert x.ref() != tf.constant([1.0, 2.0]).ref() and len({x.ref(), x.ref()}) == 1
+
+
 def test_a_tensor_without_values_prints_why():
     x = tf.constant([1.0, 2.0])
     x.dispose()

@@ -2,12 +2,24 @@
 
 A value made by an elementwise op and read only by one other elementwise op
 (not returned, assigned or read by host code; not a single value broadcast to a
-larger result, which a GPU would compute again per element) is inlined into its
-reader, so a chain or tree of such ops becomes one `fused_elementwise` step at
-the place of its last op (ops/fused.py). Its inputs are the tree's distinct arrays, read
-once per element; Python scalars become constants of the kernel; only the
-tree's result is written. Every intermediate a later step needs stays a
-separate step's output, so the fused plan computes exactly what the trace did.
+larger result, which a GPU would compute again per element, unless that value's
+tree is a few ops on single values, which every reader then computes) is inlined
+into its reader, so a chain or tree of such ops becomes one `fused_elementwise`
+step at the place of its last op (ops/fused.py). Its inputs are the tree's
+distinct arrays, read once per element; Python scalars become constants of the
+kernel; only the tree's result is written. Every intermediate a later step needs
+stays a separate step's output, so the fused plan computes exactly what the
+trace did.
+
+Then (`fuse_outputs`, after epilogue fusion) trees of one output shape and dtype
+that read each other's results, or the same arrays, join into one
+`fused_elementwise_multi` step writing several results in one launch: an
+optimizer's update of a variable's slots and of the variable itself. A Variable
+read after an assignment of a member's result reads that result inside the
+kernel (an assignment shares the value's storage, so this is exact), and the
+assignments move after the kernel. Steps in between that read a moved
+assignment's Variable or a member's result, assign a Variable a member reads, or
+run host code end the group before them.
 """
 
 from ..engine.registry import get_op
@@ -17,6 +29,12 @@ from ..ops.fused import FusedProgram, fusible as fusible_op
 # arrays one fused kernel reads: WebGPU's default limit is 8 storage buffers per
 # shader stage, and a WGSL kernel also binds its output and its parameters
 MAX_INPUTS = 6
+# outputs of one kernel: WebGL2 guarantees 4 render targets; a WGSL kernel whose
+# inputs, outputs and parameters exceed its device's storage-buffer limit splits its
+# outputs over several launches (backends/wgsl/fused.py)
+MAX_OUTPUTS = 4
+# ops of a single value's tree inlined into a larger result (computed per element)
+CHEAP_SCALAR_OPS = 12
 
 
 def fuse(steps, meta, out_slots, state_slots):
@@ -39,15 +57,43 @@ def fuse(steps, meta, out_slots, state_slots):
             producer[step[4][0]] = i
             fusible.add(i)
 
+    tree_sizes = {}
+
+    def cheap(k):
+        """The nodes of single value k's tree when it reads only single values and has
+        at most CHEAP_SCALAR_OPS nodes, else None."""
+        if k in tree_sizes:
+            return tree_sizes[k]
+        tree_sizes[k] = None  # (a cycle cannot happen: steps read earlier slots)
+        p, n = producer[k], 1
+        for x in steps[p][2]:
+            if type(meta[x]) is not tuple:
+                continue
+            if _size(meta[x]) != 1:
+                return None
+            if inlinable(x, p):
+                sub = cheap(x)
+                if sub is None:
+                    return None
+                n += sub
+        tree_sizes[k] = n if n <= CHEAP_SCALAR_OPS else None
+        return tree_sizes[k]
+
     def inlinable(k, i):
-        # A single value read by a larger result stays a launch of its own: inlined, a
-        # GPU would compute it again for every element (Adam's step size, say).
-        return i in fusible and k in producer and k not in out_slots and \
-            readers.get(k) == {i} and (_size(meta[k]) > 1 or _size(meta[steps[i][4][0]]) == 1)
+        if i not in fusible or k not in producer or k in out_slots:
+            return False
+        if readers.get(k) == {i} and (_size(meta[k]) > 1 or _size(meta[steps[i][4][0]]) == 1):
+            return True
+        # A single value read by a larger result is computed again for every element
+        # when inlined: worth it (rather than a launch) only for a few operations on
+        # single values (tf.train Adam's bias-corrected step size), and then every
+        # elementwise reader computes it.
+        return _size(meta[k]) == 1 and all(r in fusible for r in readers[k]) and \
+            cheap(k) is not None
 
     roots = [i for i in sorted(fusible) if not any(
         inlinable(steps[i][4][0], j) for j in readers.get(steps[i][4][0], ()))]
-    fused, absorbed = {}, set()
+    fused, absorbed, kept = {}, set(), set()
     for r in roots:
         built = _build(r, steps, meta, producer, inlinable)
         if built is None:
@@ -55,6 +101,7 @@ def fuse(steps, meta, out_slots, state_slots):
         nodes, dtypes, leaves, members = built
         if len(nodes) < 2 or len(leaves) > MAX_INPUTS or \
                 crosses_assign(members, r, steps, state_slots):
+            kept.update(members)  # (a single value inlined elsewhere too stays a step)
             continue
         out = steps[r][4][0]
         shape, dtype = meta[out]
@@ -62,6 +109,7 @@ def fuse(steps, meta, out_slots, state_slots):
         fused[r] = ("op", _FUSED[0] or _fused_op(), tuple(leaves), {"program": program},
                     (out,), None)
         absorbed.update(m for m in members if m != r)
+    absorbed -= kept
     return [fused.get(i, step) for i, step in enumerate(steps) if i not in absorbed]
 
 
@@ -125,3 +173,161 @@ def crosses_assign(members, root, steps, state_slots):
                          for j in range(m + 1, root)):
             return True
     return False
+
+
+# -- several outputs per kernel ----------------------------------------------------------
+
+def _unit(step, meta):
+    """(nodes, node dtypes, input slots) of a fused or fusible step writing an array of
+    more than one element, else None."""
+    if step[0] != "op" or step[5] is not None or len(step[4]) != 1 or \
+            _size(meta[step[4][0]]) < 2:
+        return None
+    if step[1] is _FUSED[0]:
+        program = step[3]["program"]
+        return program.nodes, program.node_dtypes, step[2]
+    if not _fusible(step, meta):
+        return None
+    ins, operands = [], []
+    for k in step[2]:
+        if type(meta[k]) is tuple:
+            operands.append(("in", len(ins)))
+            ins.append(k)
+        else:
+            operands.append(("const", meta[k]))
+    return [(step[1].name, step[3] or {}, tuple(operands))], [meta[step[4][0]][1]], ins
+
+
+class _Group:
+    """Steps joined into one kernel (see the module docstring): `members` (step index,
+    its operands resolved: ("in", slot) or ("out", a member's output slot))."""
+
+    def __init__(self, key, readers):
+        self.key = key            # (shape, dtype) of every output
+        self.readers = readers
+        self.members = []
+        self.outs = {}            # member output slot -> member step index
+        self.leaves = []          # input slots read from outside, in order
+        self.leaf_state = set()   # Variables (state slots) read from outside
+        self.pending = {}         # Variable slot -> member output assigned to it
+        self.assigns = []         # step indices of those assignments
+
+    def add(self, i, step, unit, state_slots):
+        """Joins step `i` when it is related to the group and fits; returns whether."""
+        _, _, ins = unit
+        resolved, new = [], []
+        for k in ins:
+            if k in self.outs:
+                resolved.append(("out", k))
+            elif k in self.pending:
+                resolved.append(("out", self.pending[k]))
+            else:
+                resolved.append(("in", k))
+                if k not in self.leaves and k not in new:
+                    new.append(k)
+        related = len(new) < len(set(ins)) or not self.members
+        members = {m for m, _, _ in self.members} | {i}
+        outs = [o for o in (*self.outs, step[4][0])
+                if not self.readers.get(o, set()) <= members]
+        if not related or len(self.leaves) + len(new) > MAX_INPUTS or \
+                len(outs) > MAX_OUTPUTS:
+            return False
+        self.members.append((i, unit, resolved))
+        self.outs[step[4][0]] = i
+        self.leaves.extend(new)
+        self.leaf_state.update(k for k in new if k in state_slots)
+        return True
+
+    def allows(self, j, step, meta):
+        """Whether non-member step `j` may stay where it is while later steps join."""
+        kind = step[0]
+        if kind == "host":
+            return False
+        if kind == "assign":
+            var, value = step[1], step[2]
+            if var in self.pending:
+                return False
+            if value in self.outs:  # moves after the kernel, which reads the old value
+                if meta[var] != meta[value]:
+                    return False
+                self.pending[var] = value
+                self.assigns.append(j)
+                return True
+            return var not in self.leaf_state
+        return not any(k in self.outs or k in self.pending for k in step_reads(step))
+
+    def step(self, meta, out_slots):
+        """The `fused_elementwise_multi` step computing every member."""
+        nodes, node_dtypes, root = [], [], {}
+        index = {k: n for n, k in enumerate(self.leaves)}
+        for i, (unit_nodes, unit_dtypes, _), resolved in self.members:
+            base = len(nodes)
+            for name, attrs, operands in unit_nodes:
+                ops = []
+                for kind, v in operands:
+                    if kind == "node":
+                        ops.append(("node", base + v))
+                    elif kind == "in":
+                        how, k = resolved[v]
+                        ops.append(("node", root[k]) if how == "out" else ("in", index[k]))
+                    else:
+                        ops.append((kind, v))
+                nodes.append((name, attrs, tuple(ops)))
+            node_dtypes.extend(unit_dtypes)
+            root[self._out_of(i)] = len(nodes) - 1
+        members = {m for m, _, _ in self.members}
+        outs = [o for o in self.outs
+                if o in out_slots or not self.readers.get(o, set()) <= members]
+        shape, dtype = self.key
+        program = FusedProgram(nodes, node_dtypes, shape, dtype, [root[o] for o in outs])
+        return ("op", get_op("fused_elementwise_multi"), tuple(self.leaves),
+                {"program": program}, tuple(outs), None)
+
+    def _out_of(self, i):
+        return next(o for o, m in self.outs.items() if m == i)
+
+
+def fuse_outputs(steps, meta, out_slots, state_slots):
+    """`steps` (after `fuse` and epilogue fusion, which keeps the trees it folds into
+    products out of these) with trees joined into kernels of several outputs (see the
+    module docstring; arguments as `fuse` takes them)."""
+    readers = {}
+    for i, step in enumerate(steps):
+        for k in step_reads(step):
+            readers.setdefault(k, set()).add(i)
+    groups, open_groups = [], []
+    for i, step in enumerate(steps):
+        unit = _unit(step, meta)
+        joined = None
+        if unit is not None:
+            out = step[4][0]
+            key = meta[out]
+            joined = next((g for g in open_groups
+                           if g.key == key and g.add(i, step, unit, state_slots)), None)
+            if joined is None:
+                joined = _Group(key, readers)
+                joined.add(i, step, unit, state_slots)
+                groups.append(joined)
+        for g in list(open_groups):
+            if g is not joined and not g.allows(i, step, meta):
+                open_groups.remove(g)
+        if joined is not None and joined not in open_groups:
+            open_groups.append(joined)
+    replaced, moved, dropped = {}, {}, set()
+    for g in groups:
+        fused = g.step(meta, out_slots) if len(g.members) > 1 else None
+        if fused is None or len(fused[4]) < 2:  # one result: the trees stay as they were
+            continue
+        last = g.members[-1][0]
+        replaced[last] = fused
+        dropped.update(m for m, _, _ in g.members[:-1])
+        early = [j for j in g.assigns if j < last]
+        moved[last] = [steps[j] for j in early]
+        dropped.update(early)
+    result = []
+    for i, step in enumerate(steps):
+        if i in dropped:
+            continue
+        result.append(replaced.get(i, step))
+        result.extend(moved.get(i, ()))
+    return result

@@ -147,6 +147,14 @@ class Backend:
         """
         raise NotImplementedError("need execute")
 
+    def execute_joint(self, fn, inputs, outs, attrs, key):
+        """Runs kernel `fn` of an op with several outputs made together (`num_outputs`
+        None); `outs` lists (shape, dtype) per output. Returns their handles. This
+        default runs the kernel once per output (attr `output_index`); backends whose
+        kernels write several outputs in one launch override it."""
+        return [self.execute(fn, inputs, shape, dtype, dict(attrs, output_index=k), (key, k))
+                for k, (shape, dtype) in enumerate(outs)]
+
     def sync(self):
         """Blocks until queued device work is done (for benchmarks)."""
 

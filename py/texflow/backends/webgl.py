@@ -26,6 +26,9 @@ from .glsl.textures import TexturePool, layout, rows_used
 
 
 
+_BATCHED_UPLOAD = 64  # elements: uploads this small go into a pending launch list
+
+
 def _word(value):
     """A scalar launch argument as an int32 word: an int as itself (wrapped), a float
     as its float32 bits."""
@@ -74,6 +77,7 @@ class WebGLBackend(Backend):
         self._many = self.js        # what Plan.run calls launchMany on
         self._batch = None
         self._plans = {}
+        self.plan_generation = 0    # changes when plans (and so launch programs) are dropped
         self._programs = {}
         self._delete_texture = self.pool._delete
         from pyodide.ffi import to_js
@@ -113,6 +117,38 @@ class WebGLBackend(Backend):
         self._batch += (js_id, len(outs), len(ins), *map(int, outs), *map(int, ins),
                         _word(s0), _word(s1))
 
+    # -- launch programs: a replayed step's launches, prepared once (autodiff/replay.py) --
+
+    def program_plan(self, key):
+        """The launch plan made for engine key `key`, or None."""
+        return self._plans.get(key)
+
+    def plan_launches(self, plan, in_regs, scalars, out_reg, temps):
+        """`plan`'s launches over registers: [(JS plan id, out regs, in regs, s0, s1)] for
+        inputs in registers `in_regs` (None for a scalar input, whose value `scalars`
+        has), the output in `out_reg` and temporary j in `temps[j]`."""
+        def reg(ref):
+            return in_regs[ref] if ref >= 0 else out_reg if ref == -1 else temps[-2 - ref]
+        launches = []
+        for js_id, out_refs, refs, scalar_refs, _ in plan.steps:
+            s = [_word(conv(scalars[r])) for r, conv in scalar_refs] + [0, 0]
+            launches.append((js_id, [reg(r) for r in out_refs], [reg(r) for r in refs],
+                             s[0], s[1]))
+        return launches
+
+    def add_program(self, words, num_registers):
+        """Stores launch records over registers in JS (launchList's format, texture ids
+        replaced by register numbers); returns the program's id."""
+        if self._batch:
+            self._send_batch()
+        return self.js.addProgram(self._to_js(np.array(words, np.int64).astype(np.int32)),
+                                  num_registers)
+
+    def delete_program(self, program_id):
+        if self._batch:
+            self._send_batch()
+        self.js.deleteProgram(program_id)
+
     def _deleting(self, tex_id):
         self._send_batch()
         self._delete_texture(tex_id)
@@ -120,14 +156,18 @@ class WebGLBackend(Backend):
     # -- storage ---------------------------------------------------------------------
 
     def upload(self, values, dtype):
-        if self._batch:
-            self._send_batch()
         size = values.size
         tex = self.pool.acquire(layout(size, dtype != dtypes.float32))
         if dtype == dtypes.bool_:
             values = values.astype(np.int32)
         elif values.dtype != dtypes.NUMPY[dtype] or not values.flags.c_contiguous:
             values = np.ascontiguousarray(values, dtypes.NUMPY[dtype])
+        if self._batch is not None and size <= _BATCHED_UPLOAD:
+            # a replay's small host values (an optimizer's step scalars) ride in its batch
+            self._batch += (-3, tex.id, size, *values.reshape(-1).view(np.int32).tolist())
+            return tex
+        if self._batch:
+            self._send_batch()
         self.js.upload(tex.id, tex.w, size, values)
         return tex
 
@@ -149,6 +189,13 @@ class WebGLBackend(Backend):
         plan = self._plans.get(key)
         if plan is None:
             plan = self._make_plan(key, fn, inputs, out_shape, out_dtype, attrs)
+        return plan.run(self.pool, self._launch, self._many, inputs)
+
+    def execute_joint(self, fn, inputs, outs, attrs, key):
+        # the kernel adds outputs with PlanBuilder.output(): render targets of one launch
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._make_plan(key, fn, inputs, outs[0][0], outs[0][1], attrs)
         return plan.run(self.pool, self._launch, self._many, inputs)
 
     def _make_plan(self, key, fn, inputs, out_shape, out_dtype, attrs):
@@ -187,6 +234,7 @@ class WebGLBackend(Backend):
             for js_id in plan.js_ids:
                 self.js.deletePlan(js_id)
         self._plans.clear()
+        self.plan_generation += 1
 
     def sync(self):
         if self._batch:

@@ -60,6 +60,7 @@ class WebGPUBackend(WGSLBackend):
         self._ffi = ffi
         info = js.texflowWebGPUInfo
         self.adapter_info = info.adapterInfo
+        self.max_storage_buffers = int(info.device.limits.maxStorageBuffersPerShaderStage)
         if getattr(self.adapter_info, "architecture", "") == "swiftshader":
             self.MATMUL_BLOCK = (16, 2, 8, 8)  # measured on SwiftShader (Chromium, no GPU)
         self._ex = js.texflowWebGPU.Executor.new(info.device)

@@ -116,6 +116,7 @@ class WgpuBackend(WGSLBackend):
             "max-storage-buffer-binding-size", "max-buffer-size",
             "max-compute-workgroup-storage-size", "max-storage-buffers-per-shader-stage")}
         self.device = adapter.request_device_sync(required_limits=limits)
+        self.max_storage_buffers = limits["max-storage-buffers-per-shader-stage"]
         self.adapter_info = dict(adapter.info)
         if self.adapter_info.get("adapter_type") == "CPU":
             self.MATMUL_BLOCK = (8, 2, 16, 16)  # measured on lavapipe (llvmpipe, AVX2)

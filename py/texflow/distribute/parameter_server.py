@@ -184,7 +184,9 @@ class PerWorkerDataset:
         self._datasets = datasets
 
     def __iter__(self):
-        return PerWorkerIterator(iter(d) for d in self._datasets)
+        iterator = PerWorkerIterator(iter(d) for d in self._datasets)
+        iterator._datasets = self._datasets  # the workers make their own (ps_remote.py)
+        return iterator
 
 
 class ClusterCoordinator:
@@ -209,11 +211,8 @@ class ClusterCoordinator:
         return super().__new__(cls)
 
     def __init__(self, strategy):
-        if getattr(self, "_has_initialized", False):
+        if not self._first_init(strategy):
             return
-        self._has_initialized = True
-        self.strategy = strategy
-        strategy._cluster_coordinator = self
         self._queue = queue.Queue()
         self._pending = 0
         self._lock = threading.Lock()
@@ -228,6 +227,16 @@ class ClusterCoordinator:
                                      name=f"texflow-ps-worker-{w}")
                 t.start()
                 self._threads.append(t)
+
+    def _first_init(self, strategy):
+        """False when this coordinator was made before (ClusterCoordinator(strategy) again
+        returns it, and Python calls __init__ again)."""
+        if getattr(self, "_has_initialized", False):
+            return False
+        self._has_initialized = True
+        self.strategy = strategy
+        strategy._cluster_coordinator = self
+        return True
 
     def schedule(self, fn, args=None, kwargs=None):
         """Queues `fn(*args, **kwargs)` for the next free worker; returns a RemoteValue.

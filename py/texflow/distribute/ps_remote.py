@@ -6,9 +6,9 @@ value at that moment. `schedule(fn, args)` traces `fn` once per signature
 (distribute/ps_trace.py; that traced run is the call, made on the chief, its update
 pushed as a worker's is); later calls queue. One
 dispatcher thread per worker task sends a call to its worker when the worker is free,
-after running the call's host steps (its per-worker iterator's `next`) for that worker.
-A worker that fails (its connection breaks) gets its call put back at the head of the
-queue, with the same inputs, for the next free worker; its dispatcher reconnects to it
+after running the call's chief-side host steps, and with the worker's dataset the
+first time. A worker that fails (its connection breaks) gets its call put back at the
+head of the queue for the next free worker; its dispatcher reconnects to it
 every half second and sends it its traces again when it is back. `join()` waits for
 every call and then pulls the ps values into the chief's own Variables, so that code
 after it (evaluate, save, printing a weight) reads the trained values.
@@ -18,6 +18,7 @@ import collections
 import collections.abc
 import logging
 import os
+import pickle
 import threading
 import time
 import warnings
@@ -89,11 +90,8 @@ class RemoteCoordinator(ClusterCoordinator):
     """ClusterCoordinator over ps and worker processes (see the module docstring)."""
 
     def __init__(self, strategy):
-        if getattr(self, "_has_initialized", False):
+        if not self._first_init(strategy):
             return
-        self._has_initialized = True
-        self.strategy = strategy
-        strategy._cluster_coordinator = self
         spec = strategy.cluster_resolver.cluster_spec()
         self._ps_addresses = spec.job_tasks("ps")
         self._worker_addresses = spec.job_tasks("worker")
@@ -127,7 +125,7 @@ class RemoteCoordinator(ClusterCoordinator):
         (the first call of a signature is traced, and so run, on the chief)."""
         args, kwargs = tuple(args or ()), dict(kwargs or {})
         value = RemoteValue(self)
-        args, kwargs = _traceable((args, kwargs))
+        args, kwargs = _traceable((args, kwargs), self._ship_datasets)
         args, kwargs = _converted((args, kwargs))
         tensors = []
         python_fn = fn.python_function if isinstance(fn, Function) else fn
@@ -295,6 +293,22 @@ class RemoteCoordinator(ClusterCoordinator):
                 self._ps[ps] = ps_server.connect(self._ps_addresses[ps])
             return self._ps[ps]
 
+    def _ship_datasets(self, group):
+        """Per-worker datasets go to their workers (pickled: a dataset made of arrays and
+        tf.data's own transformations; not one with a Python function in it, whose
+        batches are then made on the chief and travel with each call, as a warning says)."""
+        if hasattr(group, "_ship_id") or not hasattr(group, "_datasets"):
+            return
+        group._ship_id = None
+        try:
+            group._shipped = [pickle.dumps(d) for d in group._datasets]
+        except Exception as e:
+            warnings.warn(f"the per-worker dataset cannot be sent to the workers ({e}): its "
+                          "batches are made on the chief and travel with each call",
+                          stacklevel=4)
+            return
+        group._ship_id = f"{self._session}/d{id(group)}"
+
     def _warn(self, closure_trace):
         if closure_trace.name not in self._warned:
             self._warned.add(closure_trace.name)
@@ -347,6 +361,10 @@ class RemoteCoordinator(ClusterCoordinator):
                 if closure_trace.id not in sent:
                     ps_server.call(conn, "trace", closure_trace.id, closure_trace.payload)
                     sent.add(closure_trace.id)
+                for group in closure_trace.worker_next.values():
+                    if group._ship_id not in sent:  # the worker's own pipeline, from the start
+                        ps_server.call(conn, "dataset", group._ship_id, group._shipped[worker])
+                        sent.add(group._ship_id)
                 out = ps_server.call(conn, "run", closure_trace.id,
                                      [x.numpy() for x in closure.tensors], closure.host)
                 self.runs[worker] += 1
@@ -378,16 +396,17 @@ class RemoteCoordinator(ClusterCoordinator):
             self._idle.notify_all()
 
 
-def _traceable(structure):
-    """Per-worker iterators replaced by what stands for them in a trace."""
+def _traceable(structure, prepare):
+    """Per-worker iterators replaced by what stands for them in a trace (`prepare`d)."""
     if isinstance(structure, PerWorkerIterator):
+        prepare(structure)
         return structure._traced()
     if isinstance(structure, PerWorkerValues):
         raise NotImplementedError("coordinator.schedule on ps and worker tasks takes per-worker "
                                   "iterators (iter(create_per_worker_dataset(fn))) and tensors; "
                                   f"received {type(structure).__name__}")
     if isinstance(structure, dict):
-        return {k: _traceable(v) for k, v in structure.items()}
+        return {k: _traceable(v, prepare) for k, v in structure.items()}
     if isinstance(structure, (list, tuple)):
-        return type(structure)(_traceable(v) for v in structure)
+        return type(structure)(_traceable(v, prepare) for v in structure)
     return structure

@@ -4,15 +4,17 @@ The chief traces a scheduled function once per input signature with texflow's tr
 (engine/trace.py), as `tf.function` does; that traced run is the first call, made on
 the chief. The trace's steps go to a worker once, ops by registry name with their
 attrs, captured constants as numpy, Variables as ids of the ps variables that hold
-them. Host steps (a per-worker iterator's `next`, the optimizer's step scalars and
-count, random draws) run on the chief when a worker takes the call, and their results
-travel with the call's arguments; a trace whose host steps read values computed in
+them. A per-worker iterator's `next` runs on the worker, on its own copy of its
+dataset (`_WorkerNext`); other host steps (the optimizer's step scalars and count,
+random draws) run on the chief when a worker takes the call, and their results travel
+with the call's arguments; a trace whose host steps read values computed in
 the function (a `tf.print` of a tensor) cannot be split so, and its calls run on the
 chief (`ClosureTrace.problem`, warned about once). Assignments push as deltas when the
 trace computed them as `variable + x` or `variable - x` (assign_add, assign_sub: an
 update made concurrently by another worker is kept) and as writes otherwise.
 """
 
+import pickle
 import sys
 import threading
 import types
@@ -56,6 +58,8 @@ class ClosureTrace:
         self.name = tracer.name
         self.num_args = tracer.num_args
         self.host_steps = [s for s in tracer.steps if s[0] == "host"]
+        # {host step index: its per-worker iterator}: `next` made by the worker itself
+        self.worker_next = _worker_next(self.host_steps)
         self.assigns = delta_or_write(tracer.steps)
         self.variables = {slot: v for slot, v in tracer.captures if slot in tracer.state_slots}
         self._constants = {slot: v for slot, v in tracer.captures
@@ -63,7 +67,8 @@ class ClosureTrace:
         self.problem = _host_problem(tracer)
         # the chief's own replay, for calls that cannot be shipped
         self.concrete = ConcreteFunction(self.name, tracer, outputs, [], None)
-        self.payload = None if self.problem else _payload(tracer, outputs, variable_ids)
+        self.payload = None if self.problem else \
+            _payload(tracer, outputs, variable_ids, self.worker_next)
 
     def host_inputs(self, tensors):
         """Runs the host steps for one call (DISPATCH.worker says whose iterator);
@@ -71,7 +76,10 @@ class ClosureTrace:
         values = dict(self._constants)
         values.update(enumerate(tensors))
         results = []
-        for _, fn, args, kwargs, outs in self.host_steps:
+        for i, (_, fn, args, kwargs, outs) in enumerate(self.host_steps):
+            if i in self.worker_next:
+                results.append(None)
+                continue
             got = fn(*_fill(args, values), **_fill(kwargs, values))
             flat = []
             trace.flatten_arrays(got, flat)
@@ -79,6 +87,22 @@ class ClosureTrace:
             for slot, y in zip(outs, flat):
                 values[slot] = y
         return results
+
+
+def _worker_next(host_steps):
+    """The host steps that are a per-worker iterator's `next` whose datasets go to the
+    workers (`_ship_id` set by ps_remote), unless a chief host step reads their output."""
+    found = {}
+    for i, step in enumerate(host_steps):
+        group = getattr(step[1], "__self__", None)
+        if getattr(step[1], "__name__", "") == "_next_for_dispatch" and \
+                getattr(group, "_ship_id", None) is not None:
+            found[i] = group
+    made = {slot for i in found for slot in host_steps[i][4]}
+    for i, step in enumerate(host_steps):
+        if i not in found and trace.step_reads(step) & made:
+            return {}
+    return found
 
 
 def _host_problem(tracer):
@@ -105,14 +129,17 @@ def _fill(value, values):
     return value
 
 
-def _payload(tracer, outputs, variable_ids):
+def _payload(tracer, outputs, variable_ids, worker_next):
     """The trace as plain data (pickled to the worker)."""
     steps = []
+    host = 0
     for step in tracer.steps:
         if step[0] == "op":
             steps.append(("op", step[1].name) + tuple(step[2:]))
         elif step[0] == "host":
-            steps.append(("host", step[4]))
+            group = worker_next.get(host)
+            steps.append(("host", step[4], None if group is None else group._ship_id))
+            host += 1
         else:
             steps.append(step)
     constants, variables = {}, {}
@@ -138,14 +165,19 @@ class WorkerService:
         self._ps = {}          # ps index -> connection
         self._traces = {}      # trace id -> _WorkerTrace
         self._variables = {}   # variable id -> local Variable
+        self._iterators = {}   # per-worker dataset id -> this worker's iterator
         self._lock = threading.Lock()  # one call at a time: the backend and the copies
 
     def handle(self, kind, *args):
         with self._lock:
             if kind == "trace":
                 trace_id, payload = args
-                self._traces[trace_id] = _WorkerTrace(payload)
+                self._traces[trace_id] = _WorkerTrace(payload, self._iterators)
                 return trace_id
+            if kind == "dataset":  # this worker's own input pipeline, as TensorFlow's
+                key, dataset = args
+                self._iterators[key] = iter(pickle.loads(dataset))
+                return key
             if kind == "run":
                 return self._run(*args)
         raise ValueError(f"a worker task has no request {kind!r}")
@@ -198,7 +230,7 @@ def variable_ps(key):
 
 
 class _WorkerTrace:
-    def __init__(self, payload):
+    def __init__(self, payload, iterators):
         self._host = []
         steps = []
         k = 0
@@ -206,7 +238,9 @@ class _WorkerTrace:
             if step[0] == "op":
                 steps.append((sys.intern("op"), get_op(step[1])) + tuple(step[2:]))
             elif step[0] == "host":
-                steps.append((sys.intern("host"), _Given(self._host, k), (), {}, step[1]))
+                given = _Given(self._host, k) if step[2] is None else \
+                    _WorkerNext(iterators, step[2])
+                steps.append((sys.intern("host"), given, (), {}, step[1]))
                 k += 1
             else:  # the replay tells kinds apart by identity: unpickled strings are copies
                 steps.append((sys.intern(step[0]),) + tuple(step[1:]))
@@ -250,6 +284,16 @@ class _Given:
 
     def __call__(self):
         return [from_numpy(a) for a in self._holder[self._index]]
+
+
+class _WorkerNext:
+    """A host step on the worker: the next element of its own per-worker iterator."""
+
+    def __init__(self, iterators, key):
+        self._iterators, self._key = iterators, key
+
+    def __call__(self):
+        return next(self._iterators[self._key])
 
 
 def _to_numpy(value):

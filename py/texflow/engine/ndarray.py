@@ -18,6 +18,7 @@ from .. import dtypes
 from ..errors import DisposedError, ShapeError, missing_attribute
 from ..tensor_shape import TensorShape, known
 from . import memory
+from .reference import Reference
 
 _DType = dtypes.DType
 # While a tf.function traces: a check(array, what) that raises for a traced value
@@ -166,10 +167,12 @@ class NDArray:
         return values.copy()
 
     def numpy(self):
-        """A numpy copy of the data with this array's shape."""
+        """A numpy copy of the data with this array's shape; a 0-d array's value as a
+        numpy scalar (`np.float32(1.0)`), as TensorFlow's `Tensor.numpy()` returns."""
         if _read_guard[0] is not None:
             _read_guard[0](self, "numpy()")
-        return self._live().host_values().reshape(self.shape).copy()
+        values = self._live().host_values().reshape(self.shape).copy()
+        return values[()] if values.ndim == 0 else values
 
     def __array__(self, dtype=None, copy=None):
         if _read_guard[0] is not None:
@@ -252,7 +255,18 @@ class NDArray:
             raise TypeError("a float32 NDArray cannot be used as an index")
         return int(self.item())
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        # TensorFlow 2's tensors are unhashable (`==` is elementwise); `ref()` is the key.
+        kind = "Variable" if any(c.__name__ == "Variable" for c in type(self).__mro__) \
+            else "Tensor"
+        raise TypeError(f"{kind} is unhashable. Instead, use {kind.lower()}.ref() as the key.")
+
+    def ref(self):
+        """A hashable reference to this array, for dict keys and sets (`Tensor.ref()`):
+        equal for the same object; `.deref()` gives the array back."""
+        return Reference(self)
+
+    experimental_ref = ref
 
 
     def _value_text(self, is_repr):
@@ -483,3 +497,4 @@ def from_numpy(data, cls=None):
     # NOTE: like deeplearn.js, directly constructed arrays are not tracked by
     # the active scope; `tf.track(x)` adds them.
     return cls(Storage(flat.size, dtype, values=flat), shape, dtype)
+

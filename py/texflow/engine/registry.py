@@ -13,7 +13,8 @@ class OpDef:
 
     `infer(inputs, attrs)` gets the inputs (NDArrays or Python scalars) and the
     attrs dict and returns `(shape, dtype)` of the output, or a list of them
-    when `num_outputs > 1`; it raises ShapeError/DTypeError naming what is
+    when `num_outputs > 1` or is None (as many as `infer` lists, all made by one
+    kernel call: the backend's `execute_joint`); it raises ShapeError/DTypeError naming what is
     wrong. `grad(dys, inputs, outputs, attrs)` returns one gradient per input;
     with `grad_needs`, it is also given `needs` (a bool per input) and may
     return None for inputs no gradient is wanted for (to skip costly work).

@@ -88,7 +88,7 @@ def run_op(op, inputs, attrs=None, backend=None):
         plan = _plan(key, op, inputs, attrs)
     be = backend if backend is not None else (context._current[0] or context.current())
     if plan.host:
-        outputs = [_run_on_host(op, inputs, out, attrs, k if op.num_outputs > 1 else None)
+        outputs = [_run_on_host(op, inputs, out, attrs, k if op.num_outputs != 1 else None)
                    for k, out in enumerate(plan.outputs)]
     else:
         for x in inputs:
@@ -97,14 +97,20 @@ def run_op(op, inputs, attrs=None, backend=None):
                 if storage.backend is not be:
                     storage.move_to(be)
         fn = be.kernels.get(op.name) or be.find_kernel(op.name)
-        outputs = []
-        for k, (shape, dtype, size, cls, dims) in enumerate(plan.outputs):
-            if op.num_outputs == 1:
-                handle = be.execute(fn, inputs, dims, dtype, attrs, key)
-            else:
-                handle = be.execute(fn, inputs, dims, dtype, dict(attrs, output_index=k),
-                                    (key, k))
-            outputs.append(cls(Storage(size, dtype, None, be, handle), shape, dtype))
+        if op.num_outputs is None:  # one kernel call makes every output
+            handles = be.execute_joint(fn, inputs, [(o[4], o[1]) for o in plan.outputs],
+                                       attrs, key)
+            outputs = [cls(Storage(size, dtype, None, be, handle), shape, dtype)
+                       for (shape, dtype, size, cls, _), handle in zip(plan.outputs, handles)]
+        else:
+            outputs = []
+            for k, (shape, dtype, size, cls, dims) in enumerate(plan.outputs):
+                if op.num_outputs == 1:
+                    handle = be.execute(fn, inputs, dims, dtype, attrs, key)
+                else:
+                    handle = be.execute(fn, inputs, dims, dtype, dict(attrs, output_index=k),
+                                        (key, k))
+                outputs.append(cls(Storage(size, dtype, None, be, handle), shape, dtype))
     local = scope._local
     if local.stack:
         local.stack[-1].tracked.extend(outputs)
@@ -192,13 +198,7 @@ def prepare(op, inputs, attrs, backend):
     execute = backend.execute
     arrays = [i for i, x in enumerate(inputs) if type(x) not in _SCALARS]
     local = scope._local
-    if op.num_outputs != 1:
-        def launch_all(inputs):
-            return run_op(op, inputs, attrs, backend)
-        return launch_all
-    (shape, dtype, size, cls, dims), = plan.outputs
-
-    def launch(inputs):
+    def resident(inputs):
         for i in arrays:
             storage = inputs[i]._storage
             if storage is None or storage.backend is not backend:
@@ -206,10 +206,36 @@ def prepare(op, inputs, attrs, backend):
                     raise DisposedError(f"input {i} of {op.name!r} (shape "
                                         f"{list(inputs[i].shape)}) was disposed")
                 storage.move_to(backend)
+
+    if op.num_outputs is None:  # one kernel call makes every output
+        outputs = plan.outputs
+        outs = [(o[4], o[1]) for o in outputs]
+
+        def launch_joint(inputs):
+            resident(inputs)
+            handles = backend.execute_joint(fn, inputs, outs, attrs, key)
+            made = tuple(cls(Storage(size, dtype, None, backend, handle), shape, dtype)
+                         for (shape, dtype, size, cls, _), handle in zip(outputs, handles))
+            stack = local.stack
+            if stack:
+                stack[-1].tracked.extend(made)
+            return made
+        launch_joint.key, launch_joint.plan = key, plan  # for a launch program
+        return launch_joint
+    if op.num_outputs != 1:
+        def launch_all(inputs):
+            return run_op(op, inputs, attrs, backend)
+        launch_all.key, launch_all.plan = key, plan  # for a launch program
+        return launch_all
+    (shape, dtype, size, cls, dims), = plan.outputs
+
+    def launch(inputs):
+        resident(inputs)
         out = cls(Storage(size, dtype, None, backend,
                           execute(fn, inputs, dims, dtype, attrs, key)), shape, dtype)
         stack = local.stack
         if stack:
             stack[-1].tracked.append(out)
         return out
+    launch.key, launch.plan = key, plan  # for a launch program (autodiff/replay.py)
     return launch

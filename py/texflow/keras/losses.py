@@ -378,7 +378,7 @@ def _loss_class(name, fn, default_name, doc, params=(),
 MeanSquaredError = _loss_class(
     "MeanSquaredError", mean_squared_error, "mean_squared_error",
     "The mean of squares of errors.\n\n    >>> tf.keras.losses.MeanSquaredError()"
-    "([[0.0, 1.0]], [[1.0, 1.0]]).numpy()\n    array(0.5, dtype=float32)\n")
+    "([[0.0, 1.0]], [[1.0, 1.0]]).numpy()\n    np.float32(0.5)\n")
 MeanAbsoluteError = _loss_class("MeanAbsoluteError", mean_absolute_error,
                                 "mean_absolute_error", "The mean of absolute errors.")
 MeanAbsolutePercentageError = _loss_class(

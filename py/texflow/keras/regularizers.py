@@ -49,7 +49,7 @@ class L1L2(Regularizer):
     """l1 * sum(|x|) + l2 * sum(x ** 2).
 
     >>> tf.keras.regularizers.L1L2(l1=0.5, l2=0.5)(tf.constant([1.0, -2.0])).numpy()
-    array(4., dtype=float32)
+    np.float32(4.0)
     """
 
     def __init__(self, l1=0.0, l2=0.0):
@@ -74,7 +74,7 @@ class L1(L1L2):
     """l1 * sum(|x|) (Keras's default l1 is 0.01).
 
     >>> tf.keras.regularizers.L1(0.5)(tf.constant([1.0, -2.0])).numpy()
-    array(1.5, dtype=float32)
+    np.float32(1.5)
     """
 
     def __init__(self, l1=0.01):
@@ -89,7 +89,7 @@ class L2(L1L2):
     """l2 * sum(x ** 2) (Keras's default l2 is 0.01).
 
     >>> tf.keras.regularizers.L2(1e-4)(tf.constant([3.0, 4.0])).numpy()
-    array(0.0025, dtype=float32)
+    np.float32(0.0025)
     """
 
     def __init__(self, l2=0.01):

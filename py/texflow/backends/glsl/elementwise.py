@@ -35,28 +35,57 @@ def map_launch(b, out, items, body, name):
 
     Args:
         b: the PlanBuilder.
-        out: the Arg written.
+        out: the Arg written, or a list of Args of one shape and GLSL type (render
+            targets, one per result of `body`).
         items: per input (Arg, GLSL type of its value in `body`, strides over
             out.shape or None for numpy broadcasting[, flat offset of element 0]).
             An array's type is its storage type; a scalar's is the type of its
             uniform. The offset (slices) makes the input strided.
-        body: a GLSL expression of x0, x1, x2 of out's storage type.
+        body: a GLSL expression of x0, x1, x2 of out's storage type; or, for several
+            outputs, (statements, one expression per output).
         name: names the body in the program cache key (with the op functions
             the body calls, which must be named op_<...>).
     """
+    outs = out if isinstance(out, list) else [out]
+    out = outs[0]
     reads = MapInputs(out, items)
     key = ("map", name, body, out.type, reads.key)
     scalars = [(f"uS{i}", arg, t) for i, (arg, t, _) in enumerate(reads.items) if arg.scalar]
 
     def source():
         decls, loads = reads.source()
-        return fill("map.frag", head=head(reads.tex_types, out.type),
-                    functions=body_functions(body), T=out.type, T4=vec4_type(out.type),
-                    params=", ".join(f"{t} x{i}" for i, (_, t, _) in enumerate(reads.items)),
-                    body=body, decls=decls, loads=loads,
-                    **{f"lane_{c}": ", ".join(f"v{i}.{c}" for i in range(len(reads.items)))
-                       for c in _LANES})
-    b.launch(key, source, out, reads.arrays, reads.uniforms, scalars)
+        n_out, text, lane, store = _lane(out.type, [t for _, t, _ in reads.items], body)
+        return fill("map.frag", head=head(reads.tex_types, out.type, n_out),
+                    functions=body_functions(text), lane=lane, store=store, decls=decls,
+                    loads=loads)
+    b.launch(key, source, outs if len(outs) > 1 else out, reads.arrays, reads.uniforms,
+             scalars)
+
+
+def _lane(out_type, types, body):
+    """(outputs, the GLSL text calling op functions, `lane()` computing one element of
+    each output from x0, x1, ... of `types`, statements storing a texel of each from
+    v0, v1, ...)."""
+    params = ", ".join(f"{t} x{i}" for i, t in enumerate(types))
+    lanes = [", ".join(f"v{i}.{c}" for i in range(len(types))) for c in _LANES]
+    t4 = vec4_type(out_type)
+    if isinstance(body, str):
+        lane = f"{out_type} lane({params}) {{\n  return {body};\n}}"
+        return 1, body, lane, f"  outValue = {t4}({', '.join(f'lane({a})' for a in lanes)});"
+    # several outputs: lane() sets out parameters, one render target each
+    lets, results = body
+    n_out = len(results)
+    outs = ", ".join(f"out {out_type} r{j}" for j in range(n_out))
+    lane = (f"void lane({params}, {outs}) {{\n" + "".join(f"  {s}\n" for s in lets)
+            + "".join(f"  r{j} = {e};\n" for j, e in enumerate(results)) + "}")
+    store = [f"  {t4} res{j};" for j in range(n_out)]
+    got = ", ".join(f"e{j}" for j in range(n_out))
+    for c, a in zip(_LANES, lanes):
+        store.append(f"  {{ {out_type} {got}; lane({a}, {got}); "
+                     + " ".join(f"res{j}.{c} = e{j};" for j in range(n_out)) + " }")
+    names = [f"outValue{j}" for j in range(n_out)] if n_out > 1 else ["outValue"]
+    store += [f"  {v} = res{j};" for j, v in enumerate(names)]
+    return n_out, " ".join((*lets, *results)), lane, "\n".join(store)
 
 
 def body_functions(body):

@@ -1,6 +1,8 @@
-"""The GLSL kernel of `fused_elementwise`: one map program whose body nests the op
-bodies of elementwise.py (the ones each op's own kernel uses); every input texture
-is fetched once per texel and only the tree's result is written."""
+"""The GLSL kernels of `fused_elementwise` and `fused_elementwise_multi`: one map
+program whose body nests the op bodies of elementwise.py (the ones each op's own
+kernel uses); every input texture is fetched once per texel and only the
+program's outputs are written, several as render targets of one launch. A node
+read more than once, or written, is a local variable of its own."""
 
 import struct
 
@@ -21,40 +23,67 @@ def _literal(value, t):
 
 @kernel("fused_elementwise", "glsl")
 def fused_elementwise(b, *args, program):
-    body = tree_body(program, [(f"x{i}", a.type, a.dtype) for i, a in enumerate(args)])
+    body = tree_body(program, _inputs(args))
     map_launch(b, b.out, [(a, a.type, None) for a in args], body, "fused")
+
+
+@kernel("fused_elementwise_multi", "glsl")
+def fused_elementwise_multi(b, *args, program, output_index=None):
+    named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
+    text, lets = _compose(program, _inputs(args), named)
+    outs = [b.out] + [b.output() for _ in program.outputs[1:]]
+    per_launch = b.backend.max_draw_buffers  # at least 4 (WebGL2), as many as fusion makes
+    for k in range(0, len(outs), per_launch):
+        results = tuple(text[j] for j in program.outputs[k:k + per_launch])
+        map_launch(b, outs[k:k + per_launch], [(a, a.type, None) for a in args],
+                   (tuple(lets), results), "fused")
+
+
+def _inputs(args):
+    return [(f"x{i}", a.type, a.dtype) for i, a in enumerate(args)]
 
 
 def tree_body(program, inputs):
     """GLSL of FusedProgram `program`'s result: its nodes' bodies nested, each the body
     its op's own kernel uses. `inputs`: per input, (expression, GLSL type, dtype)."""
-    exprs = []
+    return _compose(program, inputs, ())[0][-1][1:-1]
+
+
+def _compose(program, inputs, named):
+    """GLSL per node of `program` over `inputs` (as in `tree_body`), and the declarations
+    of the `named` nodes (which the others then refer to by name)."""
+    text, lets = [], []
     out_types = [glsl_type(d) for d in program.node_dtypes]
 
     def operand(kind, v):  # (expression, its GLSL type, dtype; None type for a scalar)
         if kind == "in":
             return inputs[v]
         if kind == "node":
-            return f"({exprs[v]})", out_types[v], program.node_dtypes[v]
+            return text[v], out_types[v], program.node_dtypes[v]
         return v, None, dtypes.scalar_dtype(v)
 
-    for (name, attrs, operands), t in zip(program.nodes, out_types):
+    for j, ((name, attrs, operands), t) in enumerate(zip(program.nodes, out_types)):
         ops = [operand(kind, v) for kind, v in operands]
         arity = getattr(elementwise_spec(name), "arity", 0)
         if arity == 1:
-            exprs.append(unary_body(name, ops[0][0], ops[0][1], t))
+            expr = unary_body(name, ops[0][0], ops[0][1], t)
         elif arity == 2:
             compute = binary_compute(name, ops[0][2], ops[1][2], t)
             (x, tx, _), (y, ty, _) = [(_literal(e, compute), compute, d) if et is None
                                       else (e, et, d) for e, et, d in ops]
-            exprs.append(binary_body(name, x, tx, y, ty, t, compute))
+            expr = binary_body(name, x, tx, y, ty, t, compute)
         elif name == "where":
             (c, tc, _), (x, tx, _), (y, ty, _) = [
                 (_literal(e, "int" if k == 0 else t), "int" if k == 0 else t, d)
                 if et is None else (e, et, d) for k, (e, et, d) in enumerate(ops)]
-            exprs.append(where_body(c, tc, x, tx, y, ty, t))
+            expr = where_body(c, tc, x, tx, y, ty, t)
         elif name == "cast":
-            exprs.append(cast_body(ops[0][0], attrs["dtype"]))
+            expr = cast_body(ops[0][0], attrs["dtype"])
         else:
             raise KeyError(f"fused_elementwise: no GLSL body for op {name!r}")
-    return exprs[-1]
+        if j in named:
+            lets.append(f"{t} n{j} = {expr};")
+            text.append(f"n{j}")
+        else:
+            text.append(f"({expr})")
+    return text, lets

@@ -159,14 +159,15 @@ class Arg:
 class Plan:
     """The launches of one kernel for one shape signature."""
 
-    __slots__ = ("steps", "temp_keys", "out_key", "js_ids", "single")
+    __slots__ = ("steps", "temp_keys", "out_key", "js_ids", "single", "extra_outputs")
 
-    def __init__(self, steps, temp_keys, out_key, js_ids):
+    def __init__(self, steps, temp_keys, out_key, js_ids, extra_outputs=()):
         # [(js plan id, (out refs), (texture refs), ((scalar ref, converter)), many)]
         self.steps = steps
         self.temp_keys = temp_keys  # pool keys of the temporaries
         self.out_key = out_key
         self.js_ids = js_ids        # JS plan ids to delete with this plan
+        self.extra_outputs = tuple(extra_outputs)  # temporaries returned after the output
         # the common case, one plain launch, unpacked for `run`
         self.single = None
         if not temp_keys and len(steps) == 1 and not steps[0][4]:
@@ -174,7 +175,8 @@ class Plan:
             self.single = (js_id, refs + (None,) * (3 - len(refs)), scalar_refs)
 
     def run(self, pool, launch, js, inputs):
-        """Runs the launches on `inputs` (NDArrays and scalars); returns the output Tex."""
+        """Runs the launches on `inputs` (NDArrays and scalars); returns the output Tex
+        (a list of Texs when the plan has `extra_outputs`)."""
         out = pool.acquire(self.out_key)
         single = self.single
         memory._state["num_launches"] += len(self.steps)
@@ -201,9 +203,17 @@ class Plan:
                 else:
                     ids += (0, 0, 0)
                     launch(js_id, outs[0], ids[0], ids[1], ids[2], s[0], s[1])
+        except BaseException:
+            for j in self.extra_outputs:
+                pool.release(temps[j])
+            pool.release(out)
+            raise
         finally:
-            for t in temps:
-                pool.release(t)
+            for j, t in enumerate(temps):
+                if j not in self.extra_outputs:
+                    pool.release(t)
+        if self.extra_outputs:
+            return [out] + [temps[j] for j in self.extra_outputs]
         return out
 
 
@@ -227,6 +237,14 @@ class PlanBuilder:
         self.steps = []
         self.temp_keys = []
         self.js_ids = []
+        self.extra_outputs = []
+
+    def output(self):
+        """Another output of out's shape and dtype (kernels with several outputs: the
+        backend's `execute_joint`), returned after `out` in the order made."""
+        arg = self.temp(self.out.shape, self.out.dtype)
+        self.extra_outputs.append(-2 - arg.ref)
+        return arg
 
     def temp(self, shape, dtype):
         """A temporary array for intermediate results, freed when the plan finishes."""
@@ -278,5 +296,5 @@ class PlanBuilder:
 
     def build(self):
         out_key = layout(max(self.out.size, 1), self.out.dtype != dtypes.float32)
-        return Plan(self.steps, self.temp_keys, out_key, self.js_ids)
+        return Plan(self.steps, self.temp_keys, out_key, self.js_ids, self.extra_outputs)
 

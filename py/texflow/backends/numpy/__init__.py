@@ -31,18 +31,30 @@ class NumpyBackend(Backend):
         return handle
 
     def execute(self, fn, inputs, out_shape, out_dtype, attrs, key):
-        # tuple(): numpy parses a tuple subclass (TensorShape) twice as slowly
-        args = [x if type(x) in (float, int, bool) else x._storage.handle.reshape(tuple(x.shape))
-                for x in inputs]
-        return self.compute(fn, args, out_shape, out_dtype, attrs)
+        return self.compute(fn, _args(inputs), out_shape, out_dtype, attrs)
+
+    def execute_joint(self, fn, inputs, outs, attrs, key):
+        # one kernel call (one "launch") returns every output
+        memory._state["num_launches"] += 1
+        return [self._flat(result, shape, dtype)
+                for result, (shape, dtype) in zip(fn(*_args(inputs), **attrs), outs)]
 
     def compute(self, fn, args, out_shape, out_dtype, attrs):
         """Calls numpy kernel `fn` and returns its result flat, in `out_dtype`."""
         memory._state["num_launches"] += 1
-        result = fn(*args, **attrs)
+        return self._flat(fn(*args, **attrs), out_shape, out_dtype)
+
+    @staticmethod
+    def _flat(result, out_shape, out_dtype):
         np_dtype = dtypes.NUMPY[out_dtype]
         if type(result) is not np.ndarray or result.dtype != np_dtype:
             result = np.asarray(result).astype(np_dtype, copy=False)
         if result.shape != out_shape:
             result = np.broadcast_to(result, out_shape)
         return np.ascontiguousarray(result).reshape(-1)
+
+
+def _args(inputs):
+    # tuple(): numpy parses a tuple subclass (TensorShape) twice as slowly
+    return [x if type(x) in (float, int, bool) else x._storage.handle.reshape(tuple(x.shape))
+            for x in inputs]

@@ -35,12 +35,13 @@ def map_step(name, expr, ops_file, out_shape, out_dtype, operands, out_ref):
 
     Args:
         name: names the program (op name, or a purpose such as 'transpose').
-        expr: WGSL giving the output's storage type from operands `x<k>`.
+        expr: WGSL giving the output's storage type from operands `x<k>`; or, for
+            several outputs of one dtype, (`let` statements, one expression per output).
         ops_file: the shader file of op bodies `expr` calls (or a tuple of them, where
             an entry may be WGSL source instead of a file name), or None.
         operands: (ref, storage type, compute type, strides) per operand; a
             Python scalar has strides None and ref = its input index.
-        out_ref: the buffer-table index of the output.
+        out_ref: the buffer-table index of the output (a tuple of them for several).
     """
     out_type = STORAGE[out_dtype]
     buffers = [op for op in operands if op[3] is not None]
@@ -77,12 +78,13 @@ def map_step(name, expr, ops_file, out_shape, out_dtype, operands, out_ref):
     # workgroup, in bounds or not.
     wg = SMALL_GROUP if meta[0] <= SMALL_GROUP else WORKGROUP
     key = ("map", name, expr, tuple(modes), out_type, rank, wg)
+    out_refs = out_ref if isinstance(out_ref, tuple) else (out_ref,)
     program = _programs.get(key)
     if program is None:
         program = _programs[key] = Program(
-            key, len(buffers), 1,
+            key, len(buffers), len(out_refs),
             lambda: _map_source(expr, ops_file, modes, out_type, rank, slots, vec, wg))
-    refs = [op[0] for op in buffers] + [out_ref]
+    refs = [op[0] for op in buffers] + list(out_refs)
     return Step(program, meta, grid_for(meta[0], wg), refs, slots)
 
 
@@ -92,7 +94,16 @@ def _map_source(expr, ops_file, modes, out_type, rank, slots, vec, wg):
     element per invocation, or four (as vec4) when no operand needs strides."""
     params = ", ".join(f"x{k}: {'bool' if c == 'bool' else c}"
                        for k, (_, _, c) in enumerate(modes))
-    elem = f"fn elem({params}) -> {out_type} {{\n  return {expr};\n}}\n"
+    if isinstance(expr, str):
+        n_out = 1
+        elem = f"fn elem({params}) -> {out_type} {{\n  return {expr};\n}}\n"
+    else:  # several outputs: elem returns them in a struct
+        lets, results = expr
+        n_out = len(results)
+        fields = ", ".join(f"v{j}: {out_type}" for j in range(n_out))
+        elem = (f"struct Elem {{ {fields} }}\nfn elem({params}) -> Elem {{\n"
+                + "".join(f"  {line}\n" for line in lets)
+                + f"  return Elem({', '.join(results)});\n}}\n")
     lines = [global_index("i", wg), "if (i >= params[0]) { return; }"]
     lines += unravel(rank, "i", 1)
     args = [[] for _ in range(4 if vec else 1)]
@@ -118,13 +129,18 @@ def _map_source(expr, ops_file, modes, out_type, rank, slots, vec, wg):
             part = f"v{k}" if not vec else (f"v{k}.x" if mode == "z" else f"v{k}.{'xyzw'[c]}")
             a.append(_convert(part, storage, compute))
     calls = [f"elem({', '.join(a)})" for a in args]
-    lines.append(f"out0[i] = vec4<{out_type}>({', '.join(calls)});" if vec
-                 else f"out0[i] = {calls[0]};")
+    if isinstance(expr, str):
+        lines.append(f"out0[i] = vec4<{out_type}>({', '.join(calls)});" if vec
+                     else f"out0[i] = {calls[0]};")
+    else:
+        lines += [f"let r{c} = {call};" for c, call in enumerate(calls)]
+        lines += [f"out{j}[i] = vec4<{out_type}>({', '.join(f'r{c}.v{j}' for c in range(4))});"
+                  if vec else f"out{j}[i] = r0.v{j};" for j in range(n_out)]
     body = "\n  ".join(lines)
     ops = render_ops(ops_file)
     wrap = (lambda t: f"vec4<{t}>") if vec else (lambda t: t)
     in_types = [wrap(storage) for mode, storage, _ in modes if mode != "k"]
-    return (header(in_types, [wrap(out_type)], "\n" + ops + "\n" + elem) +
+    return (header(in_types, [wrap(out_type)] * n_out, "\n" + ops + "\n" + elem) +
             f"\n@compute @workgroup_size({wg})\nfn main({GLOBAL_INDEX}) {{\n  {body}\n}}\n")
 
 

@@ -1,6 +1,13 @@
-"""The WGSL kernel of `fused_elementwise`: one map step whose expression nests the
-specs of elementwise.py (the ones each op's own kernel uses); every input buffer
-is read once per element and only the tree's result is written."""
+"""The WGSL kernels of `fused_elementwise` and `fused_elementwise_multi`: one map step
+whose expression nests the specs of elementwise.py (the ones each op's own kernel
+uses); every input buffer is read once per element and only the program's outputs
+are written. A node read more than once, or written, is a `let` of its own.
+
+A kernel binds its inputs, its outputs and its parameters as storage buffers; when
+they exceed the device's limit (`max_storage_buffers`: 8 by default in WebGPU,
+runtimes request their adapter's maximum) the outputs are split over several
+launches, each computing what its outputs need.
+"""
 
 import re
 import struct
@@ -39,9 +46,8 @@ def _literal(value, t):
 @kernel("fused_elementwise", "wgsl")
 def fused_elementwise(be, inputs, out_shape, out_dtype, program):
     expr, files = tree_expression(program, [x.dtype for x in inputs])
-    operands = [(k, STORAGE[x.dtype], STORAGE[x.dtype], broadcast_strides(x.shape, out_shape))
-                for k, x in enumerate(inputs)]
-    step = map_step("fused", expr, files, out_shape, out_dtype, operands, len(inputs))
+    step = map_step("fused", expr, files, out_shape, out_dtype,
+                    _operands(inputs, range(len(inputs)), out_shape), len(inputs))
     return Recipe([step], 4 * size_of(out_shape))
 
 
@@ -49,24 +55,86 @@ def tree_expression(program, in_dtypes):
     """(WGSL of FusedProgram `program`'s result over inputs `x0`, `x1`, ... in the storage
     types of `in_dtypes`, the op files and sources it calls): the nodes' specs nested,
     each the one its op's own kernel uses."""
-    exprs, files = [], []
-    for (name, attrs, operands), dtype in zip(program.nodes, program.node_dtypes):
+    n = len(program.nodes)
+    text, _, files, _ = _compose(program, in_dtypes, range(n), (), renumber=False)
+    return text[n - 1][1:-1], files
+
+
+@kernel("fused_elementwise_multi", "wgsl")
+def fused_elementwise_multi(be, inputs, out_shape, out_dtype, program, output_index=None):
+    in_dtypes = [x.dtype for x in inputs]
+    named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
+    limit = getattr(be, "max_storage_buffers", 8)
+    steps, chunk = [], []
+    for k in range(len(program.outputs)):
+        # each launch binds its inputs, its outputs and its parameters
+        if chunk and len(_needs(program, chunk + [k])[1]) + len(chunk) + 2 > limit:
+            steps.append(_launch(program, inputs, in_dtypes, chunk, named, out_shape))
+            chunk = []
+        chunk.append(k)
+    steps.append(_launch(program, inputs, in_dtypes, chunk, named, out_shape))
+    return Recipe(steps, 4 * size_of(out_shape))
+
+
+def _needs(program, chunk):
+    """The nodes outputs `chunk` (positions in program.outputs) need, and their inputs."""
+    needed, inputs, todo = set(), set(), [program.outputs[k] for k in chunk]
+    while todo:
+        j = todo.pop()
+        if j in needed:
+            continue
+        needed.add(j)
+        for kind, v in program.nodes[j][2]:
+            if kind == "node":
+                todo.append(v)
+            elif kind == "in":
+                inputs.add(v)
+    return sorted(needed), inputs
+
+
+def _launch(program, inputs, in_dtypes, chunk, named, out_shape):
+    nodes, _ = _needs(program, chunk)
+    text, lets, files, used = _compose(program, in_dtypes, nodes, named)
+    results = tuple(text[program.outputs[k]] for k in chunk)
+    return map_step("fused", (tuple(lets), results), files, out_shape, program.dtype,
+                    _operands(inputs, used, out_shape),
+                    tuple(len(inputs) + k for k in chunk))
+
+
+def _operands(inputs, used, out_shape):
+    return [(k, STORAGE[inputs[k].dtype], STORAGE[inputs[k].dtype],
+             broadcast_strides(inputs[k].shape, out_shape)) for k in used]
+
+
+def _compose(program, in_dtypes, nodes, named, renumber=True):
+    """WGSL of program nodes `nodes` (indices, in order) over operands x0, x1, ... (the
+    program's inputs, of `in_dtypes`, in order of first use when `renumber`): (text per
+    node, `let` statements of the `named` nodes, ops files, the inputs used in order)."""
+    text, lets, files, used = {}, [], [], {}
+    for j in nodes:
+        name, attrs, operands = program.nodes[j]
         protos, parts = [], []
         for kind, v in operands:
             if kind == "in":
+                x = used.setdefault(v, len(used)) if renumber else v
                 protos.append(_Typed(in_dtypes[v]))
-                parts.append((f"x{v}", STORAGE[in_dtypes[v]]))
+                parts.append((f"x{x}", STORAGE[in_dtypes[v]]))
             elif kind == "node":
                 protos.append(_Typed(program.node_dtypes[v]))
-                parts.append((f"({exprs[v]})", STORAGE[program.node_dtypes[v]]))
+                parts.append((text[v], STORAGE[program.node_dtypes[v]]))
             else:
                 protos.append(v)
                 parts.append((v, None))
-        expr, ops_file, computes = spec(name, protos, dtype, attrs)
+        expr, ops_file, computes = spec(name, protos, program.node_dtypes[j], attrs)
         for f in (ops_file if isinstance(ops_file, tuple) else (ops_file,)):
             if f and f not in files:
                 files.append(f)
         args = [_literal(e, c) if t is None else _convert(e, t, c)
                 for (e, t), c in zip(parts, computes)]
-        exprs.append(_OPERAND.sub(lambda m: args[int(m.group(1))], expr))
-    return exprs[-1], tuple(files)
+        expr = _OPERAND.sub(lambda m: args[int(m.group(1))], expr)
+        if j in named:
+            lets.append(f"let n{j} = {expr};")
+            text[j] = f"n{j}"
+        else:
+            text[j] = f"({expr})"
+    return text, lets, tuple(files), list(used)

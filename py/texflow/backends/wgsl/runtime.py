@@ -61,6 +61,8 @@ class WGSLBackend(Backend):
     # columns) per invocation and the workgroup's (x, y) for the register-blocked
     # one, which runtimes pick on CPU adapters (see wgsl/matmul.py).
     MATMUL_BLOCK = None
+    # storage buffers one shader may bind (WebGPU's default; runtimes read their device's)
+    max_storage_buffers = 8
 
     def __init__(self):
         super().__init__()
@@ -156,6 +158,23 @@ class WGSLBackend(Backend):
             return out
         table = [x if type(x) in _SCALARS else x._storage.handle for x in inputs]
         table.append(out)
+        self._run(recipe, table, (out,))
+        return out
+
+    def execute_joint(self, fn, inputs, outs, attrs, key):
+        # a kernel writing several outputs (of one size): table entries after the inputs
+        recipe = self._recipes.get(key)
+        if recipe is None:
+            recipe = self._prepare(fn, inputs, outs[0][0], outs[0][1], attrs, key)
+        handles = [self._take(recipe.out_nbytes) for _ in outs]
+        memory._state["num_launches"] += len(recipe.steps)
+        table = [x if type(x) in _SCALARS else x._storage.handle for x in inputs]
+        self._run(recipe, table + handles, handles)
+        return handles
+
+    def _run(self, recipe, table, outs):
+        """Launches `recipe`'s steps on buffer `table` (inputs, then outputs), with its
+        temporaries; frees `outs` when a launch fails."""
         temps = recipe.temps
         if temps:
             temps = [self._take(n) for n in temps]
@@ -169,13 +188,13 @@ class WGSLBackend(Backend):
                     args.append(float(v) if is_float else wrap_i32(v))
                 launch(step.plan, *args)
         except BaseException:
-            self.free(out)
+            for out in outs:
+                self.free(out)
             raise
         finally:
             # Reusing a temporary for a later launch is safe: dispatches run in order.
             for t in temps:
                 self.free(t)
-        return out
 
     def _prepare(self, fn, inputs, out_shape, out_dtype, attrs, key):
         if len(self._recipes) >= self.RECIPE_LIMIT:
