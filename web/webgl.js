@@ -269,6 +269,19 @@
   // (register, texture id): set a program's registers; -3 texture id, size, size words:
   // upload a small host value.
   function launchList(words) {
+    if (words.getBuffer) {  // a Python int32 array.array: read in place from wasm memory
+      const buffer = words.getBuffer("i32");
+      try {
+        runList(buffer.data);
+      } finally {
+        buffer.release();
+      }
+    } else {
+      runList(words);
+    }
+  }
+
+  function runList(words) {
     const f32 = new Float32Array(words.buffer, words.byteOffset, words.length);
     let i = 0;
     while (i < words.length) {

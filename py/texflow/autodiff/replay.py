@@ -27,7 +27,7 @@ from ..engine import memory
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_op, run_view
-from ..engine.trace import slots_in
+from ..engine.trace import slots_in, step_reads
 
 _SCALARS = (float, int, bool)
 
@@ -131,9 +131,14 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
 
     root, gpu_made = {}, set()
     kinds = []
+    read_slots = set(out_slots)
+    for step in steps:
+        read_slots.update(step_reads(step))
     for i, step in enumerate(steps):
         kind = step[0]
-        if kind == "op":
+        if kind == "view" and step[3] not in read_slots:
+            kinds.append("dead")  # the value a Variable had, kept for readers there are none
+        elif kind == "op":
             launch = launchers[i]
             if step[5] is not None:
                 kinds.append("alias")
@@ -269,8 +274,8 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
                 records.extend(launches)
                 s["n"] += len(launches)
             dispose_after(i, s["post"])
-        elif kind == "alias":
-            pass  # shares its source's register
+        elif kind == "alias" or kind == "dead":
+            pass  # shares its source's register, or is never read
         elif kind == "assign":
             var, value = step[1], step[2]
             var_reg[var] = read(value, i)

@@ -13,6 +13,7 @@ between ops; only reads (`download`, a synchronous readPixels) copy it out,
 straight into a numpy array's memory. Layout and pool: glsl/textures.py.
 """
 
+import array
 import struct
 import sys
 
@@ -101,7 +102,11 @@ class WebGLBackend(Backend):
         batch = self._batch
         if batch:
             self._batch = []
-            self.js.launchList(self._to_js(np.array(batch, np.int64).astype(np.int32)))
+            try:  # int32 words, which JS reads in place from wasm memory
+                words = array.array("i", batch)
+            except OverflowError:  # an int scalar beyond int32 wraps, as a uniform does
+                words = np.array(batch, np.int64).astype(np.int32)
+            self.js.launchList(words)
 
     def end_batch(self):
         try:
