@@ -109,34 +109,37 @@
   // Copies `size` flat elements from numpy array `array` (a PyProxy) into texture `id`
   // of width `w` texels, straight from wasm memory. Only a last partial texel is copied.
   function upload(id, w, size, array) {
-    const entry = textures[id];
     const buffer = array.getBuffer();
     try {
-      const data = buffer.data;
-      const format = entry.isInt ? gl.RGBA_INTEGER : gl.RGBA;
-      const type = entry.isInt ? gl.INT : gl.FLOAT;
-      gl.activeTexture(gl.TEXTURE0);
-      gl.bindTexture(gl.TEXTURE_2D, entry.tex);
-      units[0] = entry.tex;
-      const perRow = 4 * w;
-      const fullRows = Math.floor(size / perRow);
-      if (fullRows > 0) {
-        gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, fullRows, format, type, data, 0);
-      }
-      const rest = size - fullRows * perRow;
-      if (rest > 0) {
-        const texels = Math.ceil(rest / 4);
-        let tail = data;
-        let offset = fullRows * perRow;
-        if (rest % 4) {
-          tail = new data.constructor(texels * 4);
-          tail.set(data.subarray(offset, size));
-          offset = 0;
-        }
-        gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, fullRows, texels, 1, format, type, tail, offset);
-      }
+      uploadData(textures[id], size, buffer.data);
     } finally {
       buffer.release();
+    }
+  }
+
+  function uploadData(entry, size, data) {
+    const format = entry.isInt ? gl.RGBA_INTEGER : gl.RGBA;
+    const type = entry.isInt ? gl.INT : gl.FLOAT;
+    const w = entry.w;
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, entry.tex);
+    units[0] = entry.tex;
+    const perRow = 4 * w;
+    const fullRows = Math.floor(size / perRow);
+    if (fullRows > 0) {
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, fullRows, format, type, data, 0);
+    }
+    const rest = size - fullRows * perRow;
+    if (rest > 0) {
+      const texels = Math.ceil(rest / 4);
+      let tail = data;
+      let offset = fullRows * perRow;
+      if (rest % 4 || data.length < offset + texels * 4) {
+        tail = new data.constructor(texels * 4);
+        tail.set(data.subarray(offset, size));
+        offset = 0;
+      }
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, fullRows, texels, 1, format, type, tail, offset);
     }
   }
 
@@ -260,24 +263,90 @@
 
   // A replayed tf.function step's launches in one call. Per launch, int32 words: plan
   // id, output count n, input count m, n output and m input texture ids, two scalars (a
-  // float scalar as its bits: the plan's scalar kinds say how to read them).
+  // float scalar as its bits: the plan's scalar kinds say how to read them). Records
+  // with a negative head: -1 program id, start, end: run launches [start, end) of a
+  // program (its texture ids are register numbers); -2 program id, count, count pairs
+  // (register, texture id): set a program's registers; -3 texture id, size, size words:
+  // upload a small host value.
   function launchList(words) {
+    if (words.getBuffer) {  // a Python int32 array.array: read in place from wasm memory
+      const buffer = words.getBuffer("i32");
+      try {
+        runList(buffer.data);
+      } finally {
+        buffer.release();
+      }
+    } else {
+      runList(words);
+    }
+  }
+
+  function runList(words) {
     const f32 = new Float32Array(words.buffer, words.byteOffset, words.length);
     let i = 0;
     while (i < words.length) {
-      const plan = plans[words[i]], n = words[i + 1], m = words[i + 2];
-      const at = i + 3 + n + m, sc = plan.scalars;
-      const s0 = sc.length > 0 && sc[0][1] === "f" ? f32[at] : words[at];
-      const s1 = sc.length > 1 && sc[1][1] === "f" ? f32[at + 1] : words[at + 1];
-      if (n === 1 && m <= 3) {
-        launch(words[i], words[i + 3], words[i + 4], m > 1 ? words[i + 5] : 0,
-               m > 2 ? words[i + 6] : 0, s0, s1);
+      const head = words[i];
+      if (head === -1) {
+        runProgram(launchPrograms[words[i + 1]], words[i + 2], words[i + 3]);
+        i += 4;
+      } else if (head === -2) {
+        const regs = launchPrograms[words[i + 1]].regs, n = words[i + 2];
+        for (let k = i + 3; k < i + 3 + 2 * n; k += 2) regs[words[k]] = words[k + 1];
+        i += 3 + 2 * n;
+      } else if (head === -3) {
+        const entry = textures[words[i + 1]], size = words[i + 2];
+        uploadData(entry, size, (entry.isInt ? words : f32).subarray(i + 3, i + 3 + size));
+        i += 3 + size;
       } else {
-        launchIds(words[i], words.subarray(i + 3, i + 3 + n),
-                  words.subarray(i + 3 + n, at), s0, s1);
+        i = launchRecord(words, f32, i, null);
       }
-      i = at + 2;
     }
+  }
+
+  // One launch record at words[i] (texture ids through `regs` when given); returns the
+  // index after it.
+  function launchRecord(words, f32, i, regs) {
+    const plan = plans[words[i]], n = words[i + 1], m = words[i + 2];
+    const at = i + 3 + n + m, sc = plan.scalars;
+    const s0 = sc.length > 0 && sc[0][1] === "f" ? f32[at] : words[at];
+    const s1 = sc.length > 1 && sc[1][1] === "f" ? f32[at + 1] : words[at + 1];
+    if (n === 1 && m <= 3) {
+      const id = (k) => (regs ? regs[words[k]] : words[k]);
+      launch(words[i], id(i + 3), m > 0 ? id(i + 4) : 0, m > 1 ? id(i + 5) : 0,
+             m > 2 ? id(i + 6) : 0, s0, s1);
+    } else {
+      let outs = words.subarray(i + 3, i + 3 + n), ins = words.subarray(i + 3 + n, at);
+      if (regs) {
+        outs = Array.from(outs, (r) => regs[r]);
+        ins = Array.from(ins, (r) => regs[r]);
+      }
+      launchIds(words[i], outs, ins, s0, s1);
+    }
+    return at + 2;
+  }
+
+  // Launch programs: a replayed step's launch records kept here once, over registers
+  // that each replay sets to texture ids (autodiff/replay.py).
+  const launchPrograms = [null];
+  const freeProgramIds = [];
+  function addProgram(words, numRegisters) {
+    const copy = Int32Array.from(words);
+    const entry = { words: copy, f32: new Float32Array(copy.buffer),
+                    regs: new Int32Array(numRegisters) };
+    const id = freeProgramIds.length ? freeProgramIds.pop() : launchPrograms.length;
+    launchPrograms[id] = entry;
+    return id;
+  }
+
+  function deleteProgram(id) {
+    launchPrograms[id] = null;
+    freeProgramIds.push(id);
+  }
+
+  function runProgram(program, start, end) {
+    const words = program.words, f32 = program.f32, regs = program.regs;
+    let i = start;
+    while (i < end) i = launchRecord(words, f32, i, regs);
   }
 
   // A launch with several outputs (multiple render targets) or more than three inputs;
@@ -341,11 +410,11 @@
   function stats() {
     const live = (list) => list.reduce((n, x) => n + (x ? 1 : 0), 0);
     return JSON.stringify({ textures: live(textures), plans: live(plans),
-                            programs: programs.length - 1 });
+                            programs: programs.length - 1, launchPrograms: live(launchPrograms) });
   }
 
   globalThis.texflowWebGL = {
     init, info, createTexture, deleteTexture, upload, download, compile, addPlan,
-    deletePlan, launch, launchList, launchMany, sync, stats,
+    deletePlan, launch, launchList, launchMany, addProgram, deleteProgram, sync, stats,
   };
 })();

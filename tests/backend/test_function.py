@@ -202,7 +202,7 @@ def test_replay_frees_intermediates_and_counts_launches():
         step(x).dispose()
     after = memory()
     assert after["num_arrays"] == before["num_arrays"], (before, after)
-    assert after["num_bytes"] == before["num_bytes"]
+    assert after["num_bytes"] == before["num_bytes"], (before, after)
     assert after["num_gpu_objects"] == before["num_gpu_objects"]
     launches = after["num_launches"] - before["num_launches"]
     assert launches > 0 and launches % 3 == 0, launches
@@ -294,3 +294,65 @@ def test_strategy_run_and_tf1_style_optimizer_inside():
     # GPU float32: the fused Adam update rounds differently from the eager launches
     assert np.allclose(traced, eager, rtol=1e-4, atol=1e-5), (traced, eager)
     assert np.allclose(v_traced, v_eager, rtol=1e-4, atol=1e-5), (v_traced, v_eager)
+
+
+class _CountingJS:
+    """Stands for a WebGL backend's JS runtime, counting the calls made into it."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, []
+
+    def __getattr__(self, name):
+        fn = getattr(self.inner, name)
+
+        def call(*args):
+            self.calls.append(name)
+            return fn(*args)
+        return call
+
+
+@each_backend
+def test_replayed_keras_step_is_one_js_call_with_eager_results():
+    from texflow.engine import context
+    rng = np.random.default_rng(5)
+    x = tf.constant(rng.random((8, 6)).astype(np.float32))
+    y = tf.constant(rng.integers(0, 3, 8).astype(np.int32))
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    runs = []
+    for compiled in (False, True):
+        tf.keras.utils.set_random_seed(2)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(5, activation="relu"),
+                                     tf.keras.layers.Dense(3)])
+        model.build((None, 6))
+        opt = tf.keras.optimizers.Adam(0.01)  # its step scalars: host code at each replay
+
+        def step(x, y, model=model, opt=opt):
+            with tf.GradientTape() as tape:
+                logits = tf.reshape(model(x, training=True), [8, 3])  # a view
+                loss = loss_fn(y, logits)
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss, tf.reduce_max(logits, axis=1)
+        run = tf.function(step) if compiled else step
+        for _ in range(3):  # a trace, a replay, a replay from the prepared program
+            run(x, y)
+        launches = memory()["num_launches"]
+        backend = context.current()
+        js = getattr(backend, "js", None)
+        if js is not None:
+            backend.js = _CountingJS(js)
+        try:
+            out = run(x, y)
+        finally:
+            counted = backend.js.calls if js is not None else None
+            backend.js = js
+        launches = memory()["num_launches"] - launches
+        runs.append(([o.numpy() for o in out], [v.numpy() for v in model.variables], launches))
+        if compiled and tf.get_backend() == "webgl":
+            assert counted == ["launchList"], counted  # launches, uploads, frees: one list
+            import json
+            assert json.loads(js.stats())["launchPrograms"] >= 1  # a prepared program ran
+    (eager, v_eager, n_eager), (traced, v_traced, n_traced) = runs
+    assert 0 < n_traced < n_eager, (n_traced, n_eager)
+    for e, t in zip(eager + v_eager, traced + v_traced):
+        assert np.allclose(e, t, rtol=1e-4, atol=1e-6), (e, t)

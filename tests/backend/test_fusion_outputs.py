@@ -89,3 +89,45 @@ def test_a_read_between_assignment_and_update_keeps_eager_order():
     assert n == 3, n
     for e, t in zip(eager, traced):
         _same(e, t, "results and variables")
+
+
+@each_backend
+def test_results_of_each_dtype_share_a_kernel():
+    rng = np.random.default_rng(1)
+    x = tf.constant(rng.normal(size=(7, 5)).astype(np.float32))
+    n = tf.constant(rng.integers(-4, 4, size=(7, 5)).astype(np.int32))
+
+    def f(x, n):  # bool, int32 and float32 results: one kernel per dtype
+        a = x > 0.1
+        k = n * 3 + 1
+        return a, tf.logical_not(a), k, k // 2 - n, tf.cast(k, tf.float32) * x, x * 2.0
+    compiled = tf.function(f)
+    compiled(x, n)
+    before = memory()["num_launches"]
+    traced = compiled(x, n)
+    assert memory()["num_launches"] - before == 3
+    for e, t in zip(f(x, n), traced):
+        assert e.dtype == t.dtype and e.shape == t.shape
+        _same(e.numpy(), t.numpy(), "results")
+
+
+@each_backend
+def test_a_kernel_over_the_storage_buffer_limit_splits_its_outputs():
+    # WGSL binds outputs as storage buffers: at WebGPU's default limit of 8, Adam's
+    # kernel (5 inputs, 3 outputs, the parameters) splits into two launches (new m and
+    # v; the new value, computing m and v again); GLSL and numpy have no such limit
+    from texflow.engine import context
+    backend = context.current()
+    wgsl = getattr(backend, "language", None) == "wgsl"
+    limit = getattr(backend, "max_storage_buffers", None)
+    if wgsl:
+        backend.max_storage_buffers = 8
+    try:
+        runs = _updates(lambda: tf.keras.optimizers.Adam(0.01), 9)
+    finally:
+        if wgsl:
+            backend.max_storage_buffers = limit
+    (eager_n, eager), (n, traced) = runs["eager"], runs["compiled"]
+    assert n == (2 if wgsl else 1) * len(SHAPES) < eager_n, (n, eager_n)
+    for e, t in zip(eager, traced):
+        _same(e, t, "variables, step count and slots")

@@ -11,6 +11,8 @@ kernels of several outputs (fusion.py `fuse_outputs`). Replaying calls the
 same kernels eager execution calls, so results are identical to eager ones.
 """
 
+import weakref
+
 from ..engine import context
 from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
@@ -18,8 +20,10 @@ from ..engine.run import prepare, run_op, run_view
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs
 from .fusion_epilogue import fuse_epilogues
+from .replay import NotPrepared, build
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
+PROGRAMS = [True]  # prepared launch programs where the backend has them (autodiff/replay.py)
 
 _OP, _ASSIGN, _HOST, _VIEW = "op", "assign", "host", "view"
 _UNPREPARED = object()
@@ -56,6 +60,9 @@ class ConcreteFunction:
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
         self._launchers = {}  # backend -> per step: its launcher, None (run_op) or unprepared
+        self._out_slots = out_slots
+        self._state_slots = tracer.state_slots
+        self._programs = {}   # backend -> its Program (autodiff/replay.py), or False
 
     def __call__(self, *args, **kwargs):
         tensors = self._bind(args, kwargs)
@@ -78,13 +85,19 @@ class ConcreteFunction:
         # An outer GradientTape needs every op (a fused kernel has no gradient) and every
         # intermediate for its backward pass.
         taped = bool(scopes.recorders())
+        backend = context._current[0] or context.current()
+        # On WebGL the step is a prepared launch program after its first replay
+        program = None if taped else self._programs.get(backend)
+        if program:
+            if program.valid():
+                return self._run_program(program, values, backend)
+            self._programs.pop(backend)
         free = None if taped else self._free
         steps = self._unfused if taped else self._steps
         s = scopes.Scope(self.name)
         s.__enter__()
         result = None
         # In the browser (WebGPU, WebGL) the launches go to JS as one list per call.
-        backend = context._current[0] or context.current()
         batch = getattr(backend, "begin_batch", None)
         if batch is not None:
             batch()
@@ -135,6 +148,32 @@ class ConcreteFunction:
         finally:
             if batch is not None:
                 backend.end_batch()
+            s.end(result)
+        if launchers is not None and program is None and PROGRAMS[0] and \
+                hasattr(backend, "add_program"):
+            self._prepare_program(backend, launchers)
+        return result
+
+    def _prepare_program(self, backend, launchers):
+        """After a replay that made every plan: the step as one launch program."""
+        try:
+            program = build(self._steps, launchers, self._template, self._out_slots,
+                            self._state_slots, self._free, backend)
+        except NotPrepared:
+            return
+        self._programs[backend] = program
+        weakref.finalize(program, backend.delete_program, program.pid)
+
+    def _run_program(self, program, values, backend):
+        s = scopes.Scope(self.name)
+        s.__enter__()
+        result = None
+        backend.begin_batch()
+        try:
+            program.run(values, _run_host)
+            result = _fill(self._outputs, values, self._captured)
+        finally:
+            backend.end_batch()
             s.end(result)
         return result
 

@@ -13,6 +13,7 @@ between ops; only reads (`download`, a synchronous readPixels) copy it out,
 straight into a numpy array's memory. Layout and pool: glsl/textures.py.
 """
 
+import array
 import struct
 import sys
 
@@ -24,6 +25,9 @@ from .base import Backend
 from .glsl.program import PlanBuilder
 from .glsl.textures import TexturePool, layout, rows_used
 
+
+
+_BATCHED_UPLOAD = 64  # elements: uploads this small go into a pending launch list
 
 
 def _word(value):
@@ -74,6 +78,7 @@ class WebGLBackend(Backend):
         self._many = self.js        # what Plan.run calls launchMany on
         self._batch = None
         self._plans = {}
+        self.plan_generation = 0    # changes when plans (and so launch programs) are dropped
         self._programs = {}
         self._delete_texture = self.pool._delete
         from pyodide.ffi import to_js
@@ -97,7 +102,11 @@ class WebGLBackend(Backend):
         batch = self._batch
         if batch:
             self._batch = []
-            self.js.launchList(self._to_js(np.array(batch, np.int64).astype(np.int32)))
+            try:  # int32 words, which JS reads in place from wasm memory
+                words = array.array("i", batch)
+            except OverflowError:  # an int scalar beyond int32 wraps, as a uniform does
+                words = np.array(batch, np.int64).astype(np.int32)
+            self.js.launchList(words)
 
     def end_batch(self):
         try:
@@ -113,6 +122,38 @@ class WebGLBackend(Backend):
         self._batch += (js_id, len(outs), len(ins), *map(int, outs), *map(int, ins),
                         _word(s0), _word(s1))
 
+    # -- launch programs: a replayed step's launches, prepared once (autodiff/replay.py) --
+
+    def program_plan(self, key):
+        """The launch plan made for engine key `key`, or None."""
+        return self._plans.get(key)
+
+    def plan_launches(self, plan, in_regs, scalars, out_reg, temps):
+        """`plan`'s launches over registers: [(JS plan id, out regs, in regs, s0, s1)] for
+        inputs in registers `in_regs` (None for a scalar input, whose value `scalars`
+        has), the output in `out_reg` and temporary j in `temps[j]`."""
+        def reg(ref):
+            return in_regs[ref] if ref >= 0 else out_reg if ref == -1 else temps[-2 - ref]
+        launches = []
+        for js_id, out_refs, refs, scalar_refs, _ in plan.steps:
+            s = [_word(conv(scalars[r])) for r, conv in scalar_refs] + [0, 0]
+            launches.append((js_id, [reg(r) for r in out_refs], [reg(r) for r in refs],
+                             s[0], s[1]))
+        return launches
+
+    def add_program(self, words, num_registers):
+        """Stores launch records over registers in JS (launchList's format, texture ids
+        replaced by register numbers); returns the program's id."""
+        if self._batch:
+            self._send_batch()
+        return self.js.addProgram(self._to_js(np.array(words, np.int64).astype(np.int32)),
+                                  num_registers)
+
+    def delete_program(self, program_id):
+        if self._batch:
+            self._send_batch()
+        self.js.deleteProgram(program_id)
+
     def _deleting(self, tex_id):
         self._send_batch()
         self._delete_texture(tex_id)
@@ -120,14 +161,18 @@ class WebGLBackend(Backend):
     # -- storage ---------------------------------------------------------------------
 
     def upload(self, values, dtype):
-        if self._batch:
-            self._send_batch()
         size = values.size
         tex = self.pool.acquire(layout(size, dtype != dtypes.float32))
         if dtype == dtypes.bool_:
             values = values.astype(np.int32)
         elif values.dtype != dtypes.NUMPY[dtype] or not values.flags.c_contiguous:
             values = np.ascontiguousarray(values, dtypes.NUMPY[dtype])
+        if self._batch is not None and size <= _BATCHED_UPLOAD:
+            # a replay's small host values (an optimizer's step scalars) ride in its batch
+            self._batch += (-3, tex.id, size, *values.reshape(-1).view(np.int32).tolist())
+            return tex
+        if self._batch:
+            self._send_batch()
         self.js.upload(tex.id, tex.w, size, values)
         return tex
 
@@ -194,6 +239,7 @@ class WebGLBackend(Backend):
             for js_id in plan.js_ids:
                 self.js.deletePlan(js_id)
         self._plans.clear()
+        self.plan_generation += 1
 
     def sync(self):
         if self._batch:

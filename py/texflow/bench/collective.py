@@ -126,7 +126,7 @@ def measure_native(workers, sizes, repeats, shards=1, chunk=None):
                                *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True) for _ in range(workers)]
     try:
-        outs = [p.communicate(timeout=3600)[0] for p in procs]
+        outs = _outputs(procs)
         cpu1 = _cpu_tree(coordinator.process.pid)
     finally:
         for p in procs:
@@ -137,6 +137,22 @@ def measure_native(workers, sizes, repeats, shards=1, chunk=None):
     return NativeRun({n: _median([r["times"][n] for r in results]) for n in sizes},
                      {n: _median([r["cpu"][n] for r in results]) for n in sizes},
                      (cpu1 - cpu0) * 1e3 / calls)
+
+
+def _outputs(procs, timeout=3600):
+    """What each worker process printed once all have ended; a worker that fails ends the
+    wait at once (the others would wait for it to join), with its output in the error."""
+    deadline = time.monotonic() + timeout
+    while any(p.poll() is None for p in procs):
+        failed = [p for p in procs if p.poll()]
+        if failed or time.monotonic() > deadline:
+            for p in procs:
+                p.kill()
+            what = f"exit code {failed[0].returncode}" if failed else f"over {timeout} s"
+            out = failed[0].communicate()[0] if failed else ""
+            raise RuntimeError(f"a benchmark worker failed ({what}):\n{out[-3000:]}")
+        time.sleep(0.2)
+    return [p.communicate()[0] for p in procs]
 
 
 def _echo_server(queue):

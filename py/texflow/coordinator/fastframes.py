@@ -1,15 +1,17 @@
 """Binary WebSocket frames read straight into reused buffers, around `websockets`.
 
 `websockets` parses what a connection receives through a byte stream: every
-byte of a frame is appended to its buffer, sliced out of it, then unmasked into
-a new object (three copies after the kernel's, measured as about a third of the
-coordinator's CPU in the README's "Cost model"). The connection classes here
+byte of a frame is appended to its buffer, sliced out of it, unmasked into a new
+object and joined into the message (copies after the kernel's that made about a
+third of the coordinator's CPU; the README's "Cost model"). The connection classes here
 are `websockets`' own with asyncio's buffered reading (`get_buffer` /
 `buffer_updated`): they find frame boundaries themselves and, for a final
 binary frame outside a fragmented message within the size limit, let the
 socket write the payload straight into a reused buffer, unmask it there with
 numpy (a zero mask key, which texflow's native client sends, skips that) and
-hand the frame to `websockets`' message queue, in order with everything else.
+hand the frame to `websockets`' message queue, in order with everything else, as
+a memoryview of that buffer (or, where the reader gave a `sink` for it, with
+everything after the frame's head already read into the reader's own buffer).
 Every other frame (text, ping, pong, close, fragments, frames over the limit,
 malformed ones) goes to `websockets` byte for byte, which answers, closes and
 enforces the protocol as before. Reading starts only at a frame boundary
@@ -23,8 +25,8 @@ import struct
 import sys
 
 import numpy as np
-from websockets.asyncio.client import ClientConnection
 from websockets.asyncio import messages as _ws_messages
+from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.messages import Assembler
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode

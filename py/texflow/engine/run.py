@@ -198,13 +198,7 @@ def prepare(op, inputs, attrs, backend):
     execute = backend.execute
     arrays = [i for i, x in enumerate(inputs) if type(x) not in _SCALARS]
     local = scope._local
-    if op.num_outputs != 1:
-        def launch_all(inputs):
-            return run_op(op, inputs, attrs, backend)
-        return launch_all
-    (shape, dtype, size, cls, dims), = plan.outputs
-
-    def launch(inputs):
+    def resident(inputs):
         for i in arrays:
             storage = inputs[i]._storage
             if storage is None or storage.backend is not backend:
@@ -212,10 +206,36 @@ def prepare(op, inputs, attrs, backend):
                     raise DisposedError(f"input {i} of {op.name!r} (shape "
                                         f"{list(inputs[i].shape)}) was disposed")
                 storage.move_to(backend)
+
+    if op.num_outputs is None:  # one kernel call makes every output
+        outputs = plan.outputs
+        outs = [(o[4], o[1]) for o in outputs]
+
+        def launch_joint(inputs):
+            resident(inputs)
+            handles = backend.execute_joint(fn, inputs, outs, attrs, key)
+            made = tuple(cls(Storage(size, dtype, None, backend, handle), shape, dtype)
+                         for (shape, dtype, size, cls, _), handle in zip(outputs, handles))
+            stack = local.stack
+            if stack:
+                stack[-1].tracked.extend(made)
+            return made
+        launch_joint.key, launch_joint.plan = key, plan  # for a launch program
+        return launch_joint
+    if op.num_outputs != 1:
+        def launch_all(inputs):
+            return run_op(op, inputs, attrs, backend)
+        launch_all.key, launch_all.plan = key, plan  # for a launch program
+        return launch_all
+    (shape, dtype, size, cls, dims), = plan.outputs
+
+    def launch(inputs):
+        resident(inputs)
         out = cls(Storage(size, dtype, None, backend,
                           execute(fn, inputs, dims, dtype, attrs, key)), shape, dtype)
         stack = local.stack
         if stack:
             stack[-1].tracked.append(out)
         return out
+    launch.key, launch.plan = key, plan  # for a launch program (autodiff/replay.py)
     return launch

@@ -1,0 +1,358 @@
+"""A replayed step as one prepared launch list (WebGL): `build` and `Program.run`.
+
+After a trace's first untaped replay on a backend that offers it (`add_program`),
+every kernel launch of the step is known: its JS plan, which textures it reads and
+writes, its scalar operands. `build` turns the fused steps into a program of
+launches over numbered registers, stored once in JavaScript:
+
+- a value made and used only by kernels gets an arena register; registers whose
+  lives do not overlap share a texture (first fit per texture layout), and the
+  arena's textures are taken from the pool for the replay and given back after;
+- a value Python needs as an array (the step's outputs, values assigned to
+  Variables, arguments of host code) gets a pool texture of its own at the
+  launch that makes it, wrapped as an NDArray as eager execution would;
+- arguments, captured arrays, Variables and host results are read into external
+  registers by texture id when the replay reaches them.
+
+A replay then walks a short list of events in Python: per segment of launches
+it sends the texture ids of its external registers and "run launches a..b"; between
+segments it runs host code (random draws, Keras's step scalars) and anything that
+could not be prepared (host-only ops, views Python must see); after a segment it
+does the segment's Variable assignments and frees. Everything goes into the
+backend's batch, so a step reaches JavaScript in one call (small host uploads
+ride along; a read sends what is pending first).
+"""
+
+from ..engine import memory
+from ..engine import scope as scopes
+from ..engine.ndarray import Storage
+from ..engine.run import run_op, run_view
+from ..engine.trace import slots_in, step_reads
+
+_SCALARS = (float, int, bool)
+
+
+class NotPrepared(Exception):
+    """A step whose kernels are not planned yet (the caller replays the usual way)."""
+
+
+class Program:
+    """One trace's launch program on one backend (see the module docstring)."""
+
+    def __init__(self, backend, pid, arena_keys, events, generation):
+        self.backend = backend
+        self.pid = pid
+        self.arena_keys = arena_keys
+        self.events = events
+        self.generation = generation
+
+    def valid(self):
+        return self.generation == self.backend.plan_generation
+
+    def run(self, values, run_host):
+        be = self.backend
+        pool = be.pool
+        pid = self.pid
+        stack = scopes._local.stack
+        tracked = stack[-1].tracked if stack else None
+        arena = [pool.acquire(k) for k in self.arena_keys]
+        try:
+            sets = [-2, pid, len(arena)]
+            for p, tex in enumerate(arena):
+                sets += (p, tex.id)
+            be._batch += sets
+            for event in self.events:
+                kind = event[0]
+                if kind == "seg":
+                    _, reads, made, start, end, launches, post = event
+                    sets = []
+                    for reg, slot in reads:
+                        storage = values[slot]._storage
+                        if storage is None or storage.backend is not be:
+                            storage = _moved(values[slot], be)
+                        sets += (reg, storage.handle.id)
+                    for reg, slot, key, cls, shape, dtype, size in made:
+                        tex = pool.acquire(key)
+                        y = values[slot] = cls(Storage(size, dtype, None, be, tex), shape, dtype)
+                        if tracked is not None:
+                            tracked.append(y)
+                        sets += (reg, tex.id)
+                    be._batch += (-2, pid, len(sets) >> 1, *sets, -1, pid, start, end)
+                    memory._state["num_launches"] += launches
+                    _post(post, values)
+                elif kind == "host":
+                    run_host(event[1], values)
+                    _post(event[2], values)
+                elif kind == "pyview":
+                    values[event[3]] = values[event[1]]._view(event[2])
+                    _post(event[4], values)
+                else:  # "py": an op Python runs (host-only ops, views it must see)
+                    _, op, ins, attrs, outs, view, post = event
+                    inputs = [values[k] for k in ins]
+                    if view is not None:
+                        values[outs[0]] = run_view(op, inputs[0], view, attrs)
+                    elif len(outs) == 1:
+                        values[outs[0]] = run_op(op, inputs, attrs or None)
+                    else:
+                        for k, y in zip(outs, run_op(op, inputs, attrs or None)):
+                            values[k] = y
+                    _post(post, values)
+        finally:
+            for tex in arena:
+                pool.release(tex)
+
+
+def _moved(x, backend):
+    storage = x._storage
+    if storage is None:
+        from ..errors import DisposedError
+        raise DisposedError(f"an input of the replayed step (shape {list(x.shape)}, "
+                            f"{x.dtype}) was disposed")
+    storage.move_to(backend)
+    return storage
+
+
+def _post(post, values):
+    for kind, a, b in post:
+        if kind == "assign":
+            values[a].assign(values[b])
+        else:
+            values[a].dispose()
+
+
+def build(steps, launchers, template, out_slots, state_slots, free, backend):
+    """The Program of `steps` (fused, untaped) on `backend`, whose `launchers` (from the
+    first replay: engine/run.py `prepare`) name each op's plan. Raises NotPrepared
+    when a kernel's plan is not made yet."""
+    scalar = [type(v) in _SCALARS for v in template]
+
+    def is_scalar(k):
+        return k < len(scalar) and scalar[k]
+
+    root, gpu_made = {}, set()
+    kinds = []
+    read_slots = set(out_slots)
+    for step in steps:
+        read_slots.update(step_reads(step))
+    for i, step in enumerate(steps):
+        kind = step[0]
+        if kind == "view" and step[3] not in read_slots:
+            kinds.append("dead")  # the value a Variable had, kept for readers there are none
+        elif kind == "op":
+            launch = launchers[i]
+            if step[5] is not None:
+                kinds.append("alias")
+                root[step[4][0]] = root.get(step[2][0], step[2][0])
+            elif launch is None or not hasattr(launch, "key"):
+                kinds.append("py")
+            else:
+                kinds.append("gpu")
+                gpu_made.update(step[4])
+        elif kind == "view":
+            kinds.append("alias")
+            root[step[3]] = root.get(step[1], step[1])
+        else:
+            kinds.append(kind)
+    # slots Python needs as NDArrays
+    need = set(out_slots)
+    for i, step in enumerate(steps):
+        if kinds[i] == "assign":
+            need.add(step[2])
+        elif kinds[i] == "host":
+            slots_in((step[2], step[3]), need)
+        elif kinds[i] == "py":
+            need.update(k for k in step[2] if not is_scalar(k))
+    # an alias Python needs, or one of a Variable (whose value changes), is made in Python
+    for i in range(len(steps) - 1, -1, -1):
+        if kinds[i] == "alias":
+            step = steps[i]
+            src, out = (step[2][0], step[4][0]) if step[0] == "op" else (step[1], step[3])
+            if out in need or src in state_slots or root.get(src, src) in state_slots:
+                kinds[i] = "py" if step[0] == "op" else "pyview"
+                need.add(src)
+                root.pop(out, None)
+    for i, step in enumerate(steps):  # roots again, without the Python-made aliases
+        if kinds[i] == "alias":
+            src, out = (step[2][0], step[4][0]) if step[0] == "op" else (step[1], step[3])
+            root[out] = root.get(src, src)
+
+    def R(k):
+        return root.get(k, k)
+
+    escaping = {k for k in need if k in gpu_made}
+    # -- registers and segments -------------------------------------------------------------
+    vregs = []            # arena registers: [key, first step, last step]
+    arena_of = {}         # slot -> arena register
+    ext_of = {}           # slot -> external register
+    var_reg = {}          # Variable slot -> register of its current value
+    num_ext = [0]
+    records = []          # [(js plan id, outs, ins, s0, s1)] with symbolic registers
+    events = []
+    seg = None
+
+    def new_ext():
+        num_ext[0] += 1
+        return ("e", num_ext[0] - 1)
+
+    def open_seg():
+        nonlocal seg
+        if seg is None:
+            seg = {"reads": [], "made": [], "start": len(records), "post": [], "n": 0}
+        return seg
+
+    def close_seg():
+        nonlocal seg
+        if seg is not None:
+            events.append(seg)
+            seg = None
+
+    def read(k, i):
+        """The register holding slot `k`'s value when step `i` reads it."""
+        if k in state_slots:
+            reg = var_reg.get(k)
+            if reg is None:
+                reg = var_reg[k] = new_ext()
+                open_seg()["reads"].append((reg, k))
+            return reg
+        r = R(k)
+        if r in arena_of:
+            v = arena_of[r]
+            vregs[v][2] = max(vregs[v][2], i)
+            return ("a", v)
+        reg = ext_of.get(r)
+        if reg is None:
+            reg = ext_of[r] = new_ext()
+            open_seg()["reads"].append((reg, r))
+        return reg
+
+    def dispose_after(i, post):
+        for k in free[i]:
+            if kinds_of_slot.get(k) == "python":
+                post.append(("dispose", k, None))
+
+    kinds_of_slot = {}
+    for i, step in enumerate(steps):
+        kind = kinds[i]
+        if kind == "gpu":
+            _, op, ins, attrs, outs, _ = step
+            launch = launchers[i]
+            in_regs = [None if is_scalar(k) else read(k, i) for k in ins]
+            scalars = [template[k] if is_scalar(k) else None for k in ins]
+            s = open_seg()
+            for k, plan, out_plan in _kernel_plans(backend, op, launch, outs):
+                o = outs[k]
+                shape, dtype, size, cls, _ = launch.plan.outputs[k]
+                if o in escaping:
+                    reg = ext_of[o] = new_ext()
+                    s["made"].append((reg, o, out_plan.out_key, cls, shape, dtype, size))
+                    kinds_of_slot[o] = "python"
+                else:
+                    vregs.append([out_plan.out_key, i, i])
+                    arena_of[o] = len(vregs) - 1
+                    reg = ("a", len(vregs) - 1)
+                extra_regs = {}
+                for j, ek in enumerate(getattr(plan, "extra_outputs", ()), 1):
+                    eo = outs[j]
+                    if eo in escaping:
+                        extra_regs[ek] = ext_of[eo] = new_ext()
+                        eshape, edtype, esize, ecls, _ = launch.plan.outputs[j]
+                        s["made"].append((extra_regs[ek], eo, plan.temp_keys[ek], ecls,
+                                          eshape, edtype, esize))
+                        kinds_of_slot[eo] = "python"
+                    else:
+                        vregs.append([plan.temp_keys[ek], i, i])
+                        arena_of[eo] = len(vregs) - 1
+                        extra_regs[ek] = ("a", len(vregs) - 1)
+                temps = []
+                for j, key in enumerate(plan.temp_keys):
+                    if j in extra_regs:
+                        temps.append(extra_regs[j])
+                    else:
+                        vregs.append([key, i, i])
+                        temps.append(("a", len(vregs) - 1))
+                launches = backend.plan_launches(plan, in_regs, scalars, reg, temps)
+                records.extend(launches)
+                s["n"] += len(launches)
+            dispose_after(i, s["post"])
+        elif kind == "alias" or kind == "dead":
+            pass  # shares its source's register, or is never read
+        elif kind == "assign":
+            var, value = step[1], step[2]
+            var_reg[var] = read(value, i)
+            post = open_seg()["post"]
+            post.append(("assign", var, value))
+            dispose_after(i, post)
+        else:  # host code, an op Python runs, a view of a Variable: ends the segment
+            close_seg()
+            var_reg = {}  # host code may assign Variables
+            post = []
+            if kind == "host":
+                events.append(("host", step, post))
+                outs = step[4]
+            elif kind == "pyview":
+                events.append(("pyview", step[1], step[2], step[3], post))
+                outs = (step[3],)
+            else:
+                _, op, ins, attrs, outs, view = step
+                events.append(("py", op, ins, attrs, outs, view, post))
+            for o in outs:
+                kinds_of_slot[o] = "python"
+            dispose_after(i, post)
+    close_seg()
+    # -- arena: registers whose lives do not overlap share a texture --------------------
+    by_first, by_last = {}, {}
+    for v, (key, first, last) in enumerate(vregs):
+        by_first.setdefault(first, []).append(v)
+        by_last.setdefault(last, []).append(v)
+    physical, arena_keys, spare = {}, [], {}
+    for i in range(len(steps)):
+        for v in by_first.get(i, ()):
+            key = vregs[v][0]
+            pool = spare.get(key)
+            if pool:
+                physical[v] = pool.pop()
+            else:
+                physical[v] = len(arena_keys)
+                arena_keys.append(key)
+        for v in by_last.get(i, ()):
+            spare.setdefault(vregs[v][0], []).append(physical[v])
+    base = len(arena_keys)
+
+    def number(reg):
+        return physical[reg[1]] if reg[0] == "a" else base + reg[1]
+
+    words = []
+    offsets = []
+    for js_id, outs, ins, s0, s1 in records:
+        offsets.append(len(words))
+        words += (js_id, len(outs), len(ins), *map(number, outs), *map(number, ins), s0, s1)
+    offsets.append(len(words))
+    final = []
+    for event in events:
+        if type(event) is dict:
+            reads = [(number(reg), slot) for reg, slot in event["reads"]]
+            made = [(number(m[0]),) + m[1:] for m in event["made"]]
+            start, end = offsets[event["start"]], offsets[event["start"] + event["n"]]
+            final.append(("seg", reads, made, start, end, event["n"], event["post"]))
+        else:
+            final.append(event)
+    pid = backend.add_program(words, base + num_ext[0])
+    return Program(backend, pid, arena_keys, final, backend.plan_generation)
+
+
+def _kernel_plans(backend, op, launch, outs):
+    """[(output index, the backend plan that makes it, the plan whose out_key it has)]."""
+    key = launch.key
+    if op.num_outputs == 1 or op.num_outputs is None:
+        plan = backend.program_plan(key)
+        if plan is None:
+            raise NotPrepared(op.name)
+        return [(0, plan, plan)]
+    result = []
+    for k in range(len(outs)):
+        plan = backend.program_plan((key, k))
+        if plan is None:
+            raise NotPrepared(op.name)
+        result.append((k, plan, plan))
+    return result
+
