@@ -27,7 +27,7 @@ def _cases():
     relu = lambda v: np.maximum(v, 0)  # noqa: E731
     return [
         ("dense_relu", lambda x, w, b: tf.nn.relu(tf.matmul(x, w) + b),
-         lambda x, w, b: relu(x @ w + b), [(64, 784), (784, 128), (128,)]),
+         lambda x, w, b: relu(x @ w + b), [(16, 256), (256, 64), (64,)]),  # GLSL: blocked
         ("dense_odd_n", lambda x, w, b: tf.matmul(x, w) + b,
          lambda x, w, b: x @ w + b, [(5, 12), (12, 10), (10,)]),
         ("grad_mask", lambda d, w, h: tf.matmul(d, w, transpose_b=True) * tf.cast(h > 0,
@@ -46,7 +46,7 @@ def _cases():
                                   np.expm1(_conv(x, k, 0) + b)),
          [(2, 7, 7, 3), (3, 3, 3, 5), (5,)]),
         ("conv_blocked", lambda x, k, b: tf.nn.relu(tf.nn.conv2d(x, k, 1, "VALID") + b),
-         lambda x, k, b: relu(_conv(x, k, 0) + b), [(8, 28, 28, 1), (3, 3, 1, 32), (32,)]),
+         lambda x, k, b: relu(_conv(x, k, 0) + b), [(4, 18, 18, 1), (3, 3, 1, 32), (32,)]),
     ]
 
 

@@ -13,7 +13,6 @@ from .elementwise import MapInputs, body_functions
 from .fused import tree_body
 
 
-
 class Epilogue:
     """FusedProgram `program` (input 0 the product's value, k >= 1 Arg `extras[k - 1]`)
     for a pass writing Arg `out` whose own textures are units 0..`first` - 1.
