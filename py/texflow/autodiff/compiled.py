@@ -16,7 +16,7 @@ import weakref
 from ..engine import context
 from ..engine import scope as scopes
 from ..engine.ndarray import NDArray
-from ..engine.run import prepare, run_op, run_view
+from ..engine.run import prepare, run_into
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs
 from .fusion_epilogue import fuse_epilogues
@@ -128,13 +128,7 @@ class ConcreteFunction:
                             for k in free[i]:
                                 values[k].dispose()
                             continue
-                    if view is not None:
-                        values[outs[0]] = run_view(op, inputs[0], view, attrs)
-                    elif len(outs) == 1:
-                        values[outs[0]] = run_op(op, inputs, attrs or None)
-                    else:
-                        for k, y in zip(outs, run_op(op, inputs, attrs or None)):
-                            values[k] = y
+                    run_into(values, outs, op, inputs, attrs, view)
                 elif kind is _ASSIGN:
                     values[step[1]].assign(values[step[2]])
                 elif kind is _VIEW:

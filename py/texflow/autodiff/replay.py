@@ -26,7 +26,7 @@ ride along; a read sends what is pending first).
 from ..engine import memory
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
-from ..engine.run import run_op, run_view
+from ..engine.run import run_into
 from ..engine.trace import slots_in, step_reads
 
 _SCALARS = (float, int, bool)
@@ -89,13 +89,7 @@ class Program:
                 else:  # "py": an op Python runs (host-only ops, views it must see)
                     _, op, ins, attrs, outs, view, post = event
                     inputs = [values[k] for k in ins]
-                    if view is not None:
-                        values[outs[0]] = run_view(op, inputs[0], view, attrs)
-                    elif len(outs) == 1:
-                        values[outs[0]] = run_op(op, inputs, attrs or None)
-                    else:
-                        for k, y in zip(outs, run_op(op, inputs, attrs or None)):
-                            values[k] = y
+                    run_into(values, outs, op, inputs, attrs, view)
                     _post(post, values)
         finally:
             for tex in arena:

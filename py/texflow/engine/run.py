@@ -168,6 +168,16 @@ def run_view(op, x, shape, attrs=None):
     return out
 
 
+def run_into(values, outs, op, inputs, attrs, view):
+    """Runs one traced step (a view when `view` is its shape) and stores its output(s)
+    in `values` at the slots `outs` (a replay's slot list, autodiff/compiled.py)."""
+    if view is not None:
+        values[outs[0]] = run_view(op, inputs[0], view, attrs)
+    elif len(outs) == 1:
+        values[outs[0]] = run_op(op, inputs, attrs or None)
+    else:
+        for k, y in zip(outs, run_op(op, inputs, attrs or None)):
+            values[k] = y
 
 
 def prepare(op, inputs, attrs, backend):
