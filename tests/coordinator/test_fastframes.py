@@ -6,6 +6,7 @@ and a fast client receives the server's echoes.
 """
 
 import asyncio
+import concurrent.futures
 import os
 
 import pytest
@@ -37,7 +38,10 @@ async def _echo(ws):
 
 
 def _run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 20))
+    # on a thread of its own: the shared browser's Playwright (sync API) may keep an event
+    # loop running on the main thread, where asyncio.run() refuses to start
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 20)).result()
 
 
 @pytest.mark.parametrize("client_cls", [None, _TinyClient], ids=["stock-client", "fast-client"])
