@@ -15,7 +15,6 @@ import weakref
 
 from ..engine import context
 from ..engine import scope as scopes
-from ..engine.ndarray import NDArray
 from ..engine.run import prepare, run_into
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs

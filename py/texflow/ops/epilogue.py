@@ -23,10 +23,5 @@ def _infer(inputs, attrs):
 matmul_epilogue = def_op("matmul_epilogue", _infer)
 conv2d_epilogue = def_op("conv2d_epilogue", _infer)
 
-# product op name -> its epilogue op and the attrs it passes on
+# product op name -> its epilogue op
 PRODUCTS = {"matmul": matmul_epilogue, "conv2d": conv2d_epilogue}
-
-
-def product_attrs(attrs):
-    """The product's own attrs out of an epilogue op's `attrs`."""
-    return {k: v for k, v in attrs.items() if k != "program"}
