@@ -87,6 +87,11 @@ def test_keras_tutorial_runs_with_tf_config_on_two_native_workers(tmp_path):
     for out in outputs:
         assert out.count("Epoch 3/3") == 2 and re.search(r"^2/2 \[=+\]", out, re.M), out
     _same_model(outputs, 1e-5)
+    # The chief's coordinator keeps no checkpoints of the job's state: it says so once,
+    # with what a TF_CONFIG user can do about it (not the coordinator command's option)
+    said = [line for line in outputs[0].splitlines() if "keeps no checkpoints" in line]
+    assert len(said) == 1 and "TEXFLOW_CHECKPOINT_DIR" in said[0], outputs[0][-3000:]
+    assert "--checkpoint-dir" not in outputs[0]
     # The tutorial's ModelCheckpoint(filepath='/tmp/keras-ckpt.keras'): the chief writes
     # it at each of the 3 epochs; the other worker writes /tmp/workertemp_1/keras-ckpt.keras
     # instead, never the real path, and removes that folder after each save.
