@@ -116,7 +116,8 @@ def test_a_tf_config_chief_keeps_checkpoints_in_texflow_checkpoint_dir(tmp_path,
 
     def make(i):
         strategies[i] = tf.distribute.MultiWorkerMirroredStrategy(
-            tf.distribute.cluster_resolver.SimpleClusterResolver(spec, task_type="worker", task_id=i))
+            tf.distribute.cluster_resolver.SimpleClusterResolver(
+                spec, task_type="worker", task_id=i))
     threads = [threading.Thread(target=make, args=(i,)) for i in range(2)]
     for t in threads:
         t.start()
