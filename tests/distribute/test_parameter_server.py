@@ -144,7 +144,8 @@ def test_workers_train_variables_held_by_the_ps_tasks(cluster):
     # builds its kernels), the first call too (the chief only traced it)
     assert min(coordinator.runs) >= 1 and sum(coordinator.runs) == steps, coordinator.runs
     assert int(optimizer.iterations.numpy()) == steps
-    assert float(values[-1].fetch()) < 0.05 * float(first.fetch())
+    # the last calls' losses (one batch each, asynchronous: averaged) fell
+    assert np.mean([v.fetch() for v in values[-10:]]) < 0.05 * float(first.fetch())
     assert isinstance(coordinator.fetch(values[-1]), np.ndarray)
     assert isinstance(values[-1].get(), tf.Tensor)
     one, ps = _loss(local), _loss(model)  # asynchronous: close to, not equal to, one's
