@@ -44,6 +44,10 @@ def _cases():
          lambda a, b: (a * b + 3).sum(0), [((7, 13), i), ((13,), i)], True),
         ("count_true", lambda x: tf.reduce_sum(x > 0, -1),
          lambda x: (x > 0).sum(-1), [((5, 12), f)], True),
+        ("int_mean", lambda a: tf.reduce_mean(a, 1),  # mean's cast is the prologue
+         lambda a: a.mean(1), [((6, 9), i)], True),
+        ("scalar_operand", lambda x, s: tf.reduce_max(tf.where(x > s, x * s, -x), 0),
+         lambda x, s: np.where(x > s, x * s, -x).max(0), [((5, 8), f), ((), f)], True),
         ("size_one_axis", lambda x: tf.reduce_sum(tf.exp(x), 0),  # a copy: not fused
          lambda x: np.exp(x).sum(0), [((1, 6), f)], False),
     ]
