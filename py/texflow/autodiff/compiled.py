@@ -20,6 +20,7 @@ from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs
 from .fusion_epilogue import fuse_epilogues
 from .replay import NotPrepared, build
+from .trace_rewrite import rewrite
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
 PROGRAMS = [True]  # prepared launch programs where the backend has them (autodiff/replay.py)
@@ -53,7 +54,9 @@ class ConcreteFunction:
         self._unfused = list(tracer.steps)
         self._steps = self._unfused
         if FUSION[0]:
-            fusing = (self._unfused, tracer.meta, out_slots, tracer.state_slots)
+            fusing = (rewrite(self._unfused, tracer.meta, out_slots, tracer.state_slots),
+                      tracer.meta, out_slots, tracer.state_slots)
+            template.extend([None] * (max(tracer.meta, default=-1) + 1 - len(template)))
             self._steps = fuse_outputs(fuse_epilogues(fuse(*fusing), *fusing[1:]),
                                        *fusing[1:])
         self.num_steps = len(self._steps)
