@@ -20,6 +20,7 @@ from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs
 from .fusion_epilogue import fuse_epilogues
 from .replay import NotPrepared, build
+from .replay_host import build_host
 from .trace_rewrite import rewrite
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
@@ -145,13 +146,18 @@ class ConcreteFunction:
             if batch is not None:
                 backend.end_batch()
             s.end(result)
-        if launchers is not None and program is None and PROGRAMS[0] and \
-                hasattr(backend, "add_program"):
+        if launchers is not None and program is None and PROGRAMS[0] and (
+                hasattr(backend, "add_program") or getattr(backend, "host_programs", False)):
             self._prepare_program(backend, launchers)
         return result
 
     def _prepare_program(self, backend, launchers):
         """After a replay that made every plan: the step as one launch program."""
+        if not hasattr(backend, "add_program"):  # numpy: bound steps, bare intermediates
+            self._programs[backend] = build_host(self._steps, launchers, self._template,
+                                                 self._out_slots, self._state_slots,
+                                                 self._free, backend)
+            return
         try:
             program = build(self._steps, launchers, self._template, self._out_slots,
                             self._state_slots, self._free, backend)
@@ -164,12 +170,15 @@ class ConcreteFunction:
         s = scopes.Scope(self.name)
         s.__enter__()
         result = None
-        backend.begin_batch()
+        batch = getattr(backend, "begin_batch", None)
+        if batch is not None:
+            batch()
         try:
             program.run(values, _run_host)
             result = _fill(self._outputs, values, self._captured)
         finally:
-            backend.end_batch()
+            if batch is not None:
+                backend.end_batch()
             s.end(result)
         return result
 
