@@ -23,6 +23,7 @@ from .fusion_epilogue import fuse_epilogues
 from .fusion_prologue import fuse_prologues
 from .replay import NotPrepared, build
 from .replay_host import build_host
+from .trace_rewrite import rewrite
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
 PROGRAMS = [True]  # prepared launch programs where the backend has them (autodiff/replay.py)
@@ -56,7 +57,9 @@ class ConcreteFunction:
         self._unfused = list(tracer.steps)
         self._steps = self._unfused
         if FUSION[0]:
-            fusing = (self._unfused, tracer.meta, out_slots, tracer.state_slots)
+            fusing = (rewrite(self._unfused, tracer.meta, out_slots, tracer.state_slots),
+                      tracer.meta, out_slots, tracer.state_slots)
+            template.extend([None] * (max(tracer.meta, default=-1) + 1 - len(template)))
             self._steps = fuse(*fusing)
             for fusion_pass in (fuse_epilogues, fuse_outputs, fuse_prologues):
                 self._steps = fusion_pass(self._steps, *fusing[1:])
