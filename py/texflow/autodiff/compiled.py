@@ -7,7 +7,8 @@ back to the pool and is reused by the next step that needs that size), and
 runs inside its own scope so that nothing else is left behind. Chains of
 elementwise ops are fused first (autodiff/fusion.py), then elementwise epilogues
 into the matmul or conv2d feeding them (fusion_epilogue.py), then trees into
-kernels of several outputs (fusion.py `fuse_outputs`). Replaying calls the
+kernels of several outputs (fusion.py `fuse_outputs`), then the trees left into the
+reductions reading them (fusion_prologue.py). Replaying calls the
 same kernels eager execution calls, so results are identical to eager ones.
 """
 
@@ -19,6 +20,7 @@ from ..engine.run import prepare, run_into
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs
 from .fusion_epilogue import fuse_epilogues
+from .fusion_prologue import fuse_prologues
 from .replay import NotPrepared, build
 from .replay_host import build_host
 from .trace_rewrite import rewrite
@@ -58,8 +60,9 @@ class ConcreteFunction:
             fusing = (rewrite(self._unfused, tracer.meta, out_slots, tracer.state_slots),
                       tracer.meta, out_slots, tracer.state_slots)
             template.extend([None] * (max(tracer.meta, default=-1) + 1 - len(template)))
-            self._steps = fuse_outputs(fuse_epilogues(fuse(*fusing), *fusing[1:]),
-                                       *fusing[1:])
+            self._steps = fuse(*fusing)
+            for fusion_pass in (fuse_epilogues, fuse_outputs, fuse_prologues):
+                self._steps = fusion_pass(self._steps, *fusing[1:])
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
         self._launchers = {}  # backend -> per step: its launcher, None (run_op) or unprepared

@@ -188,7 +188,7 @@ def crosses_assign(members, root, steps, state_slots):
 
 # -- several outputs per kernel ----------------------------------------------------------
 
-def _unit(step, meta):
+def elementwise_unit(step, meta):
     """(nodes, node dtypes, input slots) of a fused or fusible step writing an array of
     more than one element, else None."""
     if step[0] != "op" or step[5] is not None or len(step[4]) != 1 or \
@@ -308,7 +308,7 @@ def fuse_outputs(steps, meta, out_slots, state_slots):
             readers.setdefault(k, set()).add(i)
     groups, open_groups = [], []
     for i, step in enumerate(steps):
-        unit = _unit(step, meta)
+        unit = elementwise_unit(step, meta)
         joined = None
         if unit is not None:
             out = step[4][0]
