@@ -12,6 +12,14 @@ import texflow as tf
 from harness import each_backend, memory
 
 
+_RANK10 = (2, 3) * 5
+
+
+def _every(n):
+    """A shape broadcasting to _RANK10 along runs of `n` axes in turn."""
+    return tuple(1 if (i // n) % 2 else d for i, d in enumerate(_RANK10))
+
+
 def _cases():
     """(name, fn, float64 oracle, argument (shape, dtype)s, whether it fuses)."""
     f, i = "float32", "int32"
@@ -48,6 +56,11 @@ def _cases():
          lambda a: a.mean(1), [((6, 9), i)], True),
         ("scalar_operand", lambda x, s: tf.reduce_max(tf.where(x > s, x * s, -x), 0),
          lambda x, s: np.where(x > s, x * s, -x).max(0), [((5, 8), f), ((), f)], True),
+        # 6 arrays strided over 10 axes: more launch parameters than a WGSL dispatch has
+        ("too_many_strides", lambda x, a, b, c, d, e: tf.reduce_sum(x * a + b * c - d * e,
+                                                                    (0, 3, 5)),
+         lambda x, a, b, c, d, e: (x * a + b * c - d * e).sum((0, 3, 5)),
+         [(_RANK10, f)] + [(_every(k + 1), f) for k in range(5)], False),
         ("size_one_axis", lambda x: tf.reduce_sum(tf.exp(x), 0),  # a copy: not fused
          lambda x: np.exp(x).sum(0), [((1, 6), f)], False),
     ]

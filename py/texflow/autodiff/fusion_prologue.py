@@ -14,10 +14,16 @@ is never stored. The folded step runs where the reduction ran; a Variable the tr
 reads must not be assigned in between.
 """
 
+from ..backends.layout import prologue_reads
 from ..engine.trace import step_reads
 from ..ops.fused import FusedProgram
 from ..ops.prologue import REDUCTIONS, reduce_prologue
 from .fusion import MAX_INPUTS, crosses_assign, elementwise_unit
+
+# launch parameters a WGSL reduction pass has left for strided arrays (64 per dispatch,
+# backends/wgsl/program.py META_INTS, less its own 5): a merged shape and each array's
+# strides over it
+MAX_STRIDE_PARAMS = 59
 
 
 def fuse_prologues(steps, meta, out_slots, state_slots):
@@ -42,9 +48,11 @@ def fuse_prologues(steps, meta, out_slots, state_slots):
         if unit is None:
             continue
         nodes, node_dtypes, leaves = unit
-        if len(leaves) > MAX_INPUTS or crosses_assign([i], j, steps, state_slots):
-            continue
         shape, dtype = meta[k]
+        if len(leaves) > MAX_INPUTS or crosses_assign([i], j, steps, state_slots) or \
+                _params(shape, step[3]["axes"], [meta[s][0] for s in leaves]) > \
+                MAX_STRIDE_PARAMS:
+            continue
         attrs = dict(step[3], program=FusedProgram(nodes, node_dtypes, shape, dtype),
                      reduction=step[1].name)
         replaced[j] = ("op", reduce_prologue, tuple(leaves), attrs, step[4], None)
@@ -61,3 +69,9 @@ def _reduces(m, out, axes):
     for a in axes:
         n *= m[0][a]
     return n > 1 and all(out[0])
+
+
+def _params(shape, axes, leaf_shapes):
+    """The launch parameters the strided arrays of a prologue need."""
+    dims, _, strided = prologue_reads(shape, axes, leaf_shapes)[4:]
+    return len(dims) * (1 + len(strided)) if strided else 0
