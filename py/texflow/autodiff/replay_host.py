@@ -14,7 +14,8 @@ a trace's first untaped replay (every launcher prepared, engine/run.py `prepare`
   an NDArray made at the launch that computes it, tracked by the replay's scope, as
   eagerly;
 - each kernel's inputs are bound as (bare value | NDArray read at the call | Python
-  scalar of the trace), its attrs and output shapes once.
+  scalar of the trace), its attrs and output shapes once; a kernel that offers
+  `prepared(attrs)` (the fused kernels) is planned for its one signature.
 
 The kernels called are the ones eager execution calls, on the same arrays, so results
 are the same bits. The arrays are never written after they are made (no kernel
@@ -183,7 +184,11 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
             for k, (shape, dtype, size, cls, dims) in zip(outs, launch.plan.outputs):
                 wrap = None if k in bare else (cls, shape, dtype, size)
                 made.append((k, dims, np.dtype(dtypes.NUMPY[dtype]), wrap))
-            events.append((_KERNEL, launch.fn, dict(attrs or {}), tuple(bound), tuple(made),
+            fn, attrs = launch.fn, dict(attrs or {})
+            prepared = getattr(fn, "prepared", None)  # a kernel planned for one signature
+            if prepared is not None:
+                fn, attrs = prepared(attrs), {}
+            events.append((_KERNEL, fn, attrs, tuple(bound), tuple(made),
                            op.num_outputs is None) + frees)
         elif kind == "dead":
             continue
