@@ -28,7 +28,7 @@ from .. import dtypes
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_into
-from ..engine.trace import slots_in, step_reads
+from ..engine.trace import python_slots, step_reads
 from .replay import _moved
 
 _SCALARS = (float, int, bool)
@@ -144,14 +144,7 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
                 kinds.append("kernel")
         else:
             kinds.append(kind)
-    need = set(out_slots)   # slots Python must see as NDArrays
-    for i, step in enumerate(steps):
-        if kinds[i] == "assign":
-            need.add(step[2])
-        elif kinds[i] == "host":
-            slots_in((step[2], step[3]), need)
-        elif kinds[i] == "py":
-            need.update(k for k in step[2] if not is_scalar(k))
+    need = python_slots(steps, kinds, out_slots, is_scalar)
     for i in range(len(steps) - 1, -1, -1):  # a view Python needs needs its source
         if kinds[i] == "alias":
             src, out = _alias(steps[i])
