@@ -14,7 +14,8 @@ a trace's first untaped replay (every launcher prepared, engine/run.py `prepare`
   an NDArray made at the launch that computes it, tracked by the replay's scope, as
   eagerly;
 - each kernel's inputs are bound as (bare value | NDArray read at the call | Python
-  scalar of the trace), its attrs and output shapes once.
+  scalar of the trace), its attrs and output shapes once; a kernel that offers
+  `prepared(attrs)` (the fused kernels) is planned for its one signature.
 
 The kernels called are the ones eager execution calls, on the same arrays, so results
 are the same bits. The arrays are never written after they are made (no kernel
@@ -27,7 +28,7 @@ from .. import dtypes
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_into
-from ..engine.trace import slots_in, step_reads
+from ..engine.trace import python_slots, step_reads
 from .replay import _moved
 
 _SCALARS = (float, int, bool)
@@ -143,14 +144,7 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
                 kinds.append("kernel")
         else:
             kinds.append(kind)
-    need = set(out_slots)   # slots Python must see as NDArrays
-    for i, step in enumerate(steps):
-        if kinds[i] == "assign":
-            need.add(step[2])
-        elif kinds[i] == "host":
-            slots_in((step[2], step[3]), need)
-        elif kinds[i] == "py":
-            need.update(k for k in step[2] if not is_scalar(k))
+    need = python_slots(steps, kinds, out_slots, is_scalar)
     for i in range(len(steps) - 1, -1, -1):  # a view Python needs needs its source
         if kinds[i] == "alias":
             src, out = _alias(steps[i])
@@ -183,7 +177,11 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
             for k, (shape, dtype, size, cls, dims) in zip(outs, launch.plan.outputs):
                 wrap = None if k in bare else (cls, shape, dtype, size)
                 made.append((k, dims, np.dtype(dtypes.NUMPY[dtype]), wrap))
-            events.append((_KERNEL, launch.fn, dict(attrs or {}), tuple(bound), tuple(made),
+            fn, attrs = launch.fn, dict(attrs or {})
+            prepared = getattr(fn, "prepared", None)  # a kernel planned for one signature
+            if prepared is not None:
+                fn, attrs = prepared(attrs), {}
+            events.append((_KERNEL, fn, attrs, tuple(bound), tuple(made),
                            op.num_outputs is None) + frees)
         elif kind == "dead":
             continue
