@@ -13,6 +13,10 @@ whole step, so:
   of the elements for 2x2 windows), and when dy is a reshaped matmul product (a
   Flatten before a Dense layer) the mask goes before the reshape, where epilogue
   fusion folds it into the product's kernel. The full-size mask pass is gone.
+- `skip_broadcasts`: `broadcast_to(v, shape)` read only by elementwise ops that
+  broadcast their operands to that very shape anyway (a reduction's gradient times
+  another array) is not materialised: its readers read `v` and broadcast it as they
+  read it, with the same numbers.
 - `drop_dead`: a step whose results nothing reads (an op or a view; not host code,
   not an assignment), and which the function does not return, is dropped, then
   the steps that only it read, and so on (a loss's gradient through `where`'s
@@ -23,12 +27,14 @@ New slots are numbered after the trace's (`meta` gains their shape and dtype).
 
 from ..engine.registry import get_op
 from ..engine.trace import step_reads
+from ..ops.fused import fusible
 
 
 def rewrite(steps, meta, out_slots, state_slots):
     """`steps` with the rewrites of the module docstring applied (arguments as
     autodiff/fusion.py `fuse` takes them; `meta` gains the new slots)."""
-    return drop_dead(hoist_pool_masks(steps, meta, out_slots, state_slots), out_slots)
+    steps = hoist_pool_masks(steps, meta, out_slots, state_slots)
+    return drop_dead(skip_broadcasts(steps, meta, out_slots), out_slots)
 
 
 def drop_dead(steps, out_slots):
@@ -44,6 +50,49 @@ def drop_dead(steps, out_slots):
         kept.append(step)
     kept.reverse()
     return kept if len(kept) < len(steps) else steps
+
+
+def skip_broadcasts(steps, meta, out_slots):
+    """`steps` with elementwise readers of a broadcast_to reading its input (module
+    docstring; the broadcast, then read by nothing, is left for `drop_dead`)."""
+    readers = {}
+    for i, step in enumerate(steps):
+        for k in step_reads(step):
+            readers.setdefault(k, []).append(i)
+    steps = list(steps)
+    for step in list(steps):
+        if not _op(step, "broadcast_to") or step[4][0] in out_slots:
+            continue
+        source, out = step[2][0], step[4][0]
+        reads = readers.get(out, [])
+        swapped = {}
+        for j in set(reads):
+            reader = steps[j]
+            if reader[0] != "op" or reader[5] is not None or not fusible(reader[1]) or \
+                    len(reader[4]) != 1:
+                break
+            ins = tuple(source if k == out else k for k in reader[2])
+            shapes = [meta[k][0] for k in ins if type(meta[k]) is tuple]
+            if _broadcast(shapes) != tuple(meta[reader[4][0]][0]):
+                break
+            swapped[j] = reader[:2] + (ins,) + reader[3:]
+        else:
+            for j, reader in swapped.items():
+                steps[j] = reader
+                readers.setdefault(source, []).append(j)
+    return steps
+
+
+def _broadcast(shapes):
+    """The broadcast of `shapes` (numpy's rule), or None when they do not broadcast."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for axis in range(rank):
+        dims = {s[axis - rank + len(s)] for s in shapes if axis - rank + len(s) >= 0} - {1}
+        if len(dims) > 1:
+            return None
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
 
 
 def _op(step, name):

@@ -108,6 +108,10 @@ def _evaluate(args, program):
         if len(_plans) >= _PLAN_LIMIT:
             _plans.clear()
         plan = _plans[key] = _make_plan(args, program)
+    return _run(plan, args)
+
+
+def _run(plan, args):
     values = []
     with np.errstate(all="ignore"):
         for ufunc, fn, attrs, ops, out, reuse, drop in plan:
@@ -120,6 +124,19 @@ def _evaluate(args, program):
             for v in drop:
                 values[v] = None
     return values
+
+
+def _prepared(program, multi):
+    """The kernel for a caller whose inputs keep one signature (a replay's host program,
+    autodiff/replay_host.py): planned at its first call, with no signature after."""
+    plan = []
+
+    def fused(*args):
+        if not plan:
+            plan.append(_make_plan(args, program))
+        values = _run(plan[0], args)
+        return tuple(values[j] for j in program.outputs) if multi else values[-1]
+    return fused
 
 
 def _cast(result, np_dtype):
@@ -145,3 +162,8 @@ def fused_elementwise_multi(*args, program, output_index=None):
     if output_index is not None:  # one output (the engine's host path)
         return values[program.outputs[output_index]]
     return tuple(values[j] for j in program.outputs)
+
+
+# for callers that keep one signature: prepared(attrs) -> kernel(*args)
+fused_elementwise.prepared = lambda attrs: _prepared(attrs["program"], False)
+fused_elementwise_multi.prepared = lambda attrs: _prepared(attrs["program"], True)
