@@ -25,3 +25,14 @@ def test_tables_compare_browser_workers_with_one_echo_and_with_two_at_once():
     out = []
     collective.tables(sizes, raw, None, native, None, None, None, out)
     assert not any("browser" in line for line in out)
+
+
+def test_the_message_size_table_gives_1m_and_10m_for_each_chunk():
+    def run(n, ms):
+        return collective.NativeRun({n: ms}, {n: ms / 2}, ms / 4)
+
+    out = []
+    collective.chunk_table({1 << 20: (run(1_000_000, 10.0), run(10_000_000, 90.0)),
+                            4 << 20: (run(1_000_000, 12.0), run(10_000_000, 80.0))}, out)
+    assert "| 1024 KiB | 10.0 | 5.0 | 2.5 | 90.0 | 45.0 | 22.5 |" in out
+    assert "| 4096 KiB | 12.0 | 6.0 | 3.0 | 80.0 | 40.0 | 20.0 |" in out

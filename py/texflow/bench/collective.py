@@ -386,13 +386,17 @@ def cpu_table(raw_cpu, run, out, n=10_000_000):
 
 
 def chunk_table(rows, out):
-    out += ["", "Message size of native workers (2 workers, 10M float32; same run): ms / "
-            "CPU ms per worker / coordinator CPU ms", "",
-            "| chunk | ms | worker CPU | coordinator CPU |", "|---:|---:|---:|---:|"]
-    for chunk, run in rows.items():
-        n = 10_000_000
-        out.append(f"| {chunk >> 10} KiB | {_ms(run.times[n]).strip()} | {run.cpu[n]:.1f} | "
-                   f"{run.coordinator_cpu:.1f} |")
+    """`rows`: {chunk bytes: (NativeRun of 1M, NativeRun of 10M)}."""
+    out += ["", "Message size of native workers (2 workers; same run): ms / CPU ms per worker / "
+            "coordinator CPU ms, for 1M and 10M float32", "",
+            "| chunk | 1M ms | 1M worker CPU | 1M coordinator CPU | 10M ms | 10M worker CPU | "
+            "10M coordinator CPU |", "|---:|---:|---:|---:|---:|---:|---:|"]
+    for chunk, runs in rows.items():
+        cells = []
+        for n, run in zip((1_000_000, 10_000_000), runs):
+            cells += [_ms(run.times[n]).strip(), f"{run.cpu[n]:.1f}",
+                      f"{run.coordinator_cpu:.1f}"]
+        out.append(f"| {chunk >> 10} KiB | " + " | ".join(cells) + " |")
 
 
 def _load():
@@ -444,8 +448,9 @@ def main(args):
     cpu_table(raw_cpu, cpu_run, out)
     if not args.quick:
         step("message sizes of native workers")
-        chunk_table({c: measure_native(2, [10_000_000], repeats, chunk=c)
-                     for c in (256 << 10, 1 << 20, 4 << 20)}, out)
+        chunk_table({c: tuple(measure_native(2, [n], repeats, chunk=c)
+                               for n in (1_000_000, 10_000_000))
+                     for c in (256 << 10, 1 << 20, 2 << 20, 4 << 20)}, out)
         step("the native client's transport: sync client vs asyncio loop thread")
         kinds = measure_client_kinds([1_000, 1_000_000, 10_000_000], repeats)
         out += ["", "Native client transport: the same echo through `websockets`' two "
