@@ -27,6 +27,8 @@
       this.groupKeys = [];         // buffer id -> keys of cached groups using it
       this.errors = [];
       this.programs = [null];      // launch programs by id (id 0 unused)
+      this.groupsMade = 0;         // bind groups made (stats)
+      this.submits = 0;            // queue submits (stats)
       this.freeProgramIds = [];
       this.arenaI32 = new Int32Array(ARENA_SLOTS * SLOT_INTS);
       this.arenaF32 = new Float32Array(this.arenaI32.buffer);
@@ -323,7 +325,9 @@
       if (this.pass) this.doomed.push(program.params); else program.params.destroy();
     }
 
-    // Dispatches [start, end) of `program` into one pass, then one submit.
+    // Dispatches [start, end) of `program` into the open pass (none is begun while one is
+    // open): one submit for the segment, made as for eager launches when Python yields to
+    // the event loop, reads, or writes a buffer (a host value between segments).
     runProgram(program, start, end) {
       if (!this.pass) this.begin();
       const pass = this.pass, regs = program.regs, buffers = this.buffers;
@@ -337,7 +341,6 @@
         pass.setBindGroup(0, group, program.offsets, d, 1);
         pass.dispatchWorkgroups(x.gx, x.gy, x.gz);
       }
-      this.flush();
     }
 
     // The bind group of dispatch `x` for the buffers its registers name now: one of the
@@ -360,6 +363,7 @@
       }
       entries.push({ binding: r.length, resource: { buffer: program.params, size: SLOT_BYTES } });
       const group = this.device.createBindGroup({ layout: x.layout, entries });
+      this.groupsMade++;
       if (cache.length >= PROGRAM_GROUPS) cache.shift();
       cache.push({ bufs, group });
       return group;
@@ -367,7 +371,8 @@
 
     stats() {
       return JSON.stringify({ launchPrograms: this.programs.filter((p) => p).length,
-                              buffers: this.buffers.filter((b) => b).length });
+                              buffers: this.buffers.filter((b) => b).length,
+                              groupsMade: this.groupsMade, submits: this.submits });
     }
 
     // A launch binding more than four buffers (fused elementwise kernels): buffer ids,
@@ -411,6 +416,7 @@
       }
       entries.push({ binding: ids.length, resource: { buffer: this.arena, size: SLOT_BYTES } });
       group = this.device.createBindGroup({ layout: plan.group, entries });
+      this.groupsMade++;
       this.groups.set(key, group);
       return group;
     }
@@ -425,6 +431,7 @@
         this.queue.writeBuffer(this.arena, 0, this.arenaI32.buffer, 0, this.used * SLOT_BYTES);
       }
       this.queue.submit([this.encoder.finish()]);
+      this.submits++;
       this.encoder = null;
       this.used = 0;
       for (const buf of this.doomed) buf.destroy();

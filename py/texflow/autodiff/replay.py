@@ -1,26 +1,35 @@
-"""A replayed step as one prepared launch list (WebGL): `build` and `Program.run`.
+"""A replayed step as one prepared launch program (WebGL, WebGPU): `build`, `Program.run`.
 
 After a trace's first untaped replay on a backend that offers it (`add_program`),
-every kernel launch of the step is known: its JS plan, which textures it reads and
-writes, its scalar operands. `build` turns the fused steps into a program of
-launches over numbered registers, stored once in JavaScript:
+every kernel launch of the step is known: its backend plan, which textures or
+buffers it reads and writes, its scalar operands. `build` turns the fused steps into
+a program of launches over numbered registers, stored once in JavaScript:
 
 - a value made and used only by kernels gets an arena register; registers whose
-  lives do not overlap share a texture (first fit per texture layout), and the
-  arena's textures are taken from the pool for the replay and given back after;
+  lives do not overlap share a texture or buffer (first fit per pool key); the
+  arena is taken from the pool at the first replay and parked with the program
+  between replays (backends/parking.py), so JS keeps those registers;
 - a value Python needs as an array (the step's outputs, values assigned to
-  Variables, arguments of host code) gets a pool texture of its own at the
-  launch that makes it, wrapped as an NDArray as eager execution would;
+  Variables, arguments of host code) gets a pool texture or buffer of its own at
+  the launch that makes it, wrapped as an NDArray as eager execution would;
 - arguments, captured arrays, Variables and host results are read into external
-  registers by texture id when the replay reaches them.
+  registers by id when the replay reaches them.
 
 A replay then walks a short list of events in Python: per segment of launches
-it sends the texture ids of its external registers and "run launches a..b"; between
+it sends the ids of its external registers and "run launches a..b"; between
 segments it runs host code (random draws, Keras's step scalars) and anything that
 could not be prepared (host-only ops, views Python must see); after a segment it
 does the segment's Variable assignments and frees. Everything goes into the
 backend's batch, so a step reaches JavaScript in one call (small host uploads
 ride along; a read sends what is pending first).
+
+What a backend provides: `program_plan(key)` (the plan made for an engine key, or
+None), `plan_buffers(plan, n_outputs)` (pool keys of its outputs and temporaries),
+`plan_launches(plan, in_regs, scalars, out_regs, scratch_regs)` (its launch records
+over registers), `add_program(records, number, n_registers)` (stores them in JS;
+returns the id and each record's position there), `delete_program(id)`,
+`program_pool` (acquire/release by pool key, park/unpark), `plan_generation` and
+`_batch` (the pending launch list: -2 sets registers, -1 runs launches).
 """
 
 from ..engine import memory
@@ -77,12 +86,17 @@ class Program:
                             storage = _moved(values[slot], be)
                         h = storage.handle
                         sets += (reg, h if type(h) is int else h.id)
-                    for reg, slot, key, cls, shape, dtype, size in made:
-                        h = pool.acquire(key)
-                        y = values[slot] = cls(Storage(size, dtype, None, be, h), shape, dtype)
+                    for m in made:  # [reg, slot, key, cls, shape, dtype, size, last, before]
+                        # the handle this value had two replays ago, if free: a Variable's
+                        # new value then alternates between two buffers, whose bind
+                        # groups WebGPU keeps
+                        h = pool.acquire_as(m[2], m[8])
+                        m[8] = m[7]
+                        m[7] = h
+                        y = values[m[1]] = m[3](Storage(m[6], m[5], None, be, h), m[4], m[5])
                         if tracked is not None:
                             tracked.append(y)
-                        sets += (reg, h if type(h) is int else h.id)
+                        sets += (m[0], h if type(h) is int else h.id)
                     be._batch += (-2, pid, len(sets) >> 1, *sets, -1, pid, start, end)
                     memory._state["num_launches"] += launches
                     _post(post, values)
@@ -313,7 +327,7 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
     for event in events:
         if type(event) is dict:
             reads = [(number(reg), slot) for reg, slot in event["reads"]]
-            made = [(number(m[0]),) + m[1:] for m in event["made"]]
+            made = [[number(m[0]), *m[1:], None, None] for m in event["made"]]
             start, end = offsets[event["start"]], offsets[event["start"] + event["n"]]
             final.append(("seg", reads, made, start, end, event["n"], event["post"]))
         else:

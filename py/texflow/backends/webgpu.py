@@ -73,7 +73,8 @@ class WebGPUBackend(WGSLBackend):
         self._batch = None
         # where launch programs (autodiff/replay.py) take their buffers: pool keys are
         # bucket sizes in bytes, handles buffer ids
-        self.program_pool = SimpleNamespace(acquire=self._take, release=self.free,
+        self.program_pool = SimpleNamespace(acquire=self._take, acquire_as=self._take_as,
+                                            release=self.free,
                                             park=self.parking.park,
                                             unpark=self.parking.unpark)
 
@@ -87,6 +88,18 @@ class WebGPUBackend(WGSLBackend):
         self._ex = executor
         if self._batch is None:
             self._launch = executor.launch
+
+    def _take_as(self, nbytes, want):
+        """Buffer `want` when it is free in `nbytes`' bucket, else any (`_take`)."""
+        size = bucket(nbytes)
+        free = self._pool.get(size)
+        if free is None or want not in free:
+            return self._take(nbytes)
+        del free[want]
+        del self._lru[want]
+        self._pooled_bytes -= size
+        self._live += 1
+        return want
 
     def _create_buffer(self, nbytes):
         return self._ex.createBuffer(nbytes)

@@ -107,6 +107,11 @@ class TexturePool:
             return tex
         return Tex(self._create(key[0], key[1], key[2]), key)
 
+    def acquire_as(self, key, want):
+        """A texture of pool key `key` (`want`, one a launch program had, is not looked
+        for: WebGL has no bind groups to keep)."""
+        return self.acquire(key)
+
     def release(self, tex):
         """Returns `tex` to the pool, deleting the oldest pooled textures beyond the caps."""
         self.in_use -= 1
