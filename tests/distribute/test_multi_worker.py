@@ -91,3 +91,55 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
             logs = [ast.literal_eval(line.split(" ", 1)[1]) for line in lines]
             for key, value in logs[-1].items():
                 np.testing.assert_allclose(logs[0][key], value, rtol=1e-5, err_msg=key)
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_a_tf_config_chief_keeps_checkpoints_in_texflow_checkpoint_dir(tmp_path, monkeypatch,
+                                                                        keep):
+    """A TF_CONFIG job has no coordinator command line: $TEXFLOW_CHECKPOINT_DIR is where
+    the chief's coordinator keeps the job's state; without it, what the chief says when it
+    cannot store one names what a TF_CONFIG user can do (two workers as threads here)."""
+    import threading
+
+    import texflow as tf
+    from texflow.distribute import recovery
+
+    monkeypatch.delenv("TEXFLOW_COORDINATOR", raising=False)
+    monkeypatch.delenv("TEXFLOW_TOKEN", raising=False)
+    if keep:
+        monkeypatch.setenv("TEXFLOW_CHECKPOINT_DIR", str(tmp_path / "kept"))
+    else:
+        monkeypatch.delenv("TEXFLOW_CHECKPOINT_DIR", raising=False)
+    spec = tf.distribute.cluster_resolver.ClusterSpec(
+        {"worker": [f"localhost:{_free_port()}", f"localhost:{_free_port()}"]})
+    strategies = [None, None]
+
+    def make(i):
+        strategies[i] = tf.distribute.MultiWorkerMirroredStrategy(
+            tf.distribute.cluster_resolver.SimpleClusterResolver(
+                spec, task_type="worker", task_id=i))
+    threads = [threading.Thread(target=make, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    chief = strategies[0].extended
+    try:
+        assert chief.group.is_chief and strategies[1].extended.group.rank == 1
+        lines = []
+        state = recovery.TrainingState([tf.Variable([1.0, 2.0])])
+        keeper = recovery.Keeper(chief.group, state, checkpoint_epochs=True, log=lines.append,
+                                 checkpoint_hint=chief.checkpoint_hint)
+        info = keeper.checkpoint()
+        if keep:
+            assert info["step"] == 0 and lines == []
+            assert (tmp_path / "kept" / "latest").is_file()
+            assert chief.group.latest_checkpoint()["step"] == 0
+        else:
+            assert info is None and len(lines) == 1, lines
+            assert "TEXFLOW_CHECKPOINT_DIR=DIR for the chief" in lines[0], lines
+            assert "BackupAndRestore" in lines[0] and "--checkpoint-dir" not in lines[0]
+    finally:
+        for s in reversed(strategies):
+            if s is not None:
+                s.extended._leave()

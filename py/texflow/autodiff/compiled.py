@@ -7,7 +7,8 @@ back to the pool and is reused by the next step that needs that size), and
 runs inside its own scope so that nothing else is left behind. Chains of
 elementwise ops are fused first (autodiff/fusion.py), then elementwise epilogues
 into the matmul or conv2d feeding them (fusion_epilogue.py), then trees into
-kernels of several outputs (fusion.py `fuse_outputs`). Replaying calls the
+kernels of several outputs (fusion.py `fuse_outputs`), then the trees left into the
+reductions reading them (fusion_prologue.py). Replaying calls the
 same kernels eager execution calls, so results are identical to eager ones.
 """
 
@@ -19,7 +20,10 @@ from ..engine.run import prepare, run_into
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs
 from .fusion_epilogue import fuse_epilogues
+from .fusion_prologue import fuse_prologues
 from .replay import NotPrepared, build
+from .replay_host import build_host
+from .trace_rewrite import rewrite
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
 PROGRAMS = [True]  # prepared launch programs where the backend has them (autodiff/replay.py)
@@ -53,9 +57,12 @@ class ConcreteFunction:
         self._unfused = list(tracer.steps)
         self._steps = self._unfused
         if FUSION[0]:
-            fusing = (self._unfused, tracer.meta, out_slots, tracer.state_slots)
-            self._steps = fuse_outputs(fuse_epilogues(fuse(*fusing), *fusing[1:]),
-                                       *fusing[1:])
+            fusing = (rewrite(self._unfused, tracer.meta, out_slots, tracer.state_slots),
+                      tracer.meta, out_slots, tracer.state_slots)
+            template.extend([None] * (max(tracer.meta, default=-1) + 1 - len(template)))
+            self._steps = fuse(*fusing)
+            for fusion_pass in (fuse_epilogues, fuse_outputs, fuse_prologues):
+                self._steps = fusion_pass(self._steps, *fusing[1:])
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)
         self._launchers = {}  # backend -> per step: its launcher, None (run_op) or unprepared
@@ -142,13 +149,18 @@ class ConcreteFunction:
             if batch is not None:
                 backend.end_batch()
             s.end(result)
-        if launchers is not None and program is None and PROGRAMS[0] and \
-                hasattr(backend, "add_program"):
+        if launchers is not None and program is None and PROGRAMS[0] and (
+                hasattr(backend, "add_program") or getattr(backend, "host_programs", False)):
             self._prepare_program(backend, launchers)
         return result
 
     def _prepare_program(self, backend, launchers):
         """After a replay that made every plan: the step as one launch program."""
+        if not hasattr(backend, "add_program"):  # numpy: bound steps, bare intermediates
+            self._programs[backend] = build_host(self._steps, launchers, self._template,
+                                                 self._out_slots, self._state_slots,
+                                                 self._free, backend)
+            return
         try:
             program = build(self._steps, launchers, self._template, self._out_slots,
                             self._state_slots, self._free, backend)
@@ -161,12 +173,15 @@ class ConcreteFunction:
         s = scopes.Scope(self.name)
         s.__enter__()
         result = None
-        backend.begin_batch()
+        batch = getattr(backend, "begin_batch", None)
+        if batch is not None:
+            batch()
         try:
             program.run(values, _run_host)
             result = _fill(self._outputs, values, self._captured)
         finally:
-            backend.end_batch()
+            if batch is not None:
+                backend.end_batch()
             s.end(result)
         return result
 

@@ -79,8 +79,10 @@ def fuse(steps, meta, out_slots, state_slots):
         tree_sizes[k] = n if n <= CHEAP_SCALAR_OPS else None
         return tree_sizes[k]
 
+    cut = set()  # values that stay a tree's result, to keep kernels within MAX_INPUTS
+
     def inlinable(k, i):
-        if i not in fusible or k not in producer or k in out_slots:
+        if i not in fusible or k not in producer or k in out_slots or k in cut:
             return False
         if readers.get(k) == {i} and (_size(meta[k]) > 1 or _size(meta[steps[i][4][0]]) == 1):
             return True
@@ -94,11 +96,20 @@ def fuse(steps, meta, out_slots, state_slots):
     roots = [i for i in sorted(fusible) if not any(
         inlinable(steps[i][4][0], j) for j in readers.get(steps[i][4][0], ()))]
     fused, absorbed, kept = {}, set(), set()
-    for r in roots:
+    work = list(roots)
+    while work:
+        r = work.pop()
         built = _build(r, steps, meta, producer, inlinable)
         if built is None:
             continue
         nodes, dtypes, leaves, members = built
+        children = [k for k in steps[r][2] if k in producer and inlinable(k, r)]
+        if len(leaves) > MAX_INPUTS and children:
+            # too many arrays for one kernel: the root's inlined operands become trees
+            # of their own, which the root then reads (each is cut again if need be)
+            cut.update(children)
+            work.extend([r] + [producer[k] for k in children])
+            continue
         if len(nodes) < 2 or len(leaves) > MAX_INPUTS or \
                 crosses_assign(members, r, steps, state_slots):
             kept.update(members)  # (a single value inlined elsewhere too stays a step)
@@ -109,7 +120,7 @@ def fuse(steps, meta, out_slots, state_slots):
         fused[r] = ("op", _FUSED[0] or _fused_op(), tuple(leaves), {"program": program},
                     (out,), None)
         absorbed.update(m for m in members if m != r)
-    absorbed -= kept
+    absorbed -= kept | {producer[k] for k in cut}
     return [fused.get(i, step) for i, step in enumerate(steps) if i not in absorbed]
 
 
@@ -177,7 +188,7 @@ def crosses_assign(members, root, steps, state_slots):
 
 # -- several outputs per kernel ----------------------------------------------------------
 
-def _unit(step, meta):
+def elementwise_unit(step, meta):
     """(nodes, node dtypes, input slots) of a fused or fusible step writing an array of
     more than one element, else None."""
     if step[0] != "op" or step[5] is not None or len(step[4]) != 1 or \
@@ -297,7 +308,7 @@ def fuse_outputs(steps, meta, out_slots, state_slots):
             readers.setdefault(k, set()).add(i)
     groups, open_groups = [], []
     for i, step in enumerate(steps):
-        unit = _unit(step, meta)
+        unit = elementwise_unit(step, meta)
         joined = None
         if unit is not None:
             out = step[4][0]

@@ -80,3 +80,34 @@ def reduction_view(shape, axes):
     for d in shape:
         total *= d
     return perm, total // r, r, 1
+
+
+def prologue_reads(shape, axes, leaf_shapes):
+    """How a reduction of an array of `shape` over `axes` reads arrays of `leaf_shapes`
+    (broadcast to `shape`) that it computes its input from, element e of the
+    [A, R, B] view (`reduction_view`, flat in the view's order) at a time.
+
+    Returns (perm, A, R, B, dims, modes, strided): `modes` per leaf "c" (its element
+    e), "z" (its element 0) or "s" (the offset sum(c_k * strides[k]) from e's
+    coordinates c over `dims`, the view's shape with merged axes); `strided` the
+    strides of the "s" leaves, in order. No transpose is made: a leaf's strides
+    follow the view's axis order.
+    """
+    perm, a, r, b = reduction_view(shape, axes)
+    order = perm if perm is not None else tuple(range(len(shape)))
+    view = tuple(shape[p] for p in order)
+    leaf_strides = []
+    for leaf in leaf_shapes:
+        own = broadcast_strides(leaf, shape)
+        leaf_strides.append(tuple(own[p] for p in order))
+    dims, sets = collapse(view, [contiguous_strides(view)] + leaf_strides)
+    modes, strided = [], []
+    for s in sets[1:]:
+        if s == sets[0]:
+            modes.append("c")
+        elif not any(s):
+            modes.append("z")
+        else:
+            modes.append("s")
+            strided.append(s)
+    return perm, a, r, b, dims, modes, strided

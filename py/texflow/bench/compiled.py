@@ -11,8 +11,10 @@ step is `fit` over `fit.STEPS` batches divided by their number, rounds of the
 two modes alternating; it has no separate issue time.
 
 On the numpy backend a second table splits the MLP step and the fit step into
-time inside the numpy backend's kernel calls and time outside them (Python:
-the engine, tracing's replay, Keras), eager and replayed.
+time inside the numpy backend's kernel calls (`NumpyBackend.call`: every launch,
+multi-output ones included; converting a result to its dtype and layout is outside)
+and time outside them (Python: the engine, tracing's replay, Keras), eager and
+replayed.
 """
 
 import statistics
@@ -138,18 +140,17 @@ def _fit_steps(tf, quick):
 
 def _numpy_share(mlp_fns, fit_steps, quick):
     """{case: {mode: (ms, ms in the numpy backend's kernel calls)}}: one MLP step and one
-    fit step, with NumpyBackend.compute (a kernel call and its result's conversion)
-    timed."""
+    fit step, with NumpyBackend.call (every kernel call) timed."""
     from ..backends.numpy import NumpyBackend
     from .fit import BATCH, STEPS
 
     inside = [0.0]
-    compute = NumpyBackend.compute
+    call = NumpyBackend.call
 
     def timed(self, *args):
         t0 = time.perf_counter()
         try:
-            return compute(self, *args)
+            return call(self, *args)
         finally:
             inside[0] += time.perf_counter() - t0
 
@@ -163,14 +164,14 @@ def _numpy_share(mlp_fns, fit_steps, quick):
         total, kernels = min(totals)
         return total * 1e3, kernels * 1e3
 
-    NumpyBackend.compute = timed
+    NumpyBackend.call = timed
     try:
         share = {MLP_CASE: {m: split(fn, 5 if quick else 30) for m, fn in mlp_fns.items()}}
         share[FIT_CASE] = {m: tuple(v / STEPS for v in split(
             lambda fit=fit: fit(BATCH * STEPS), 1 if quick else 3))
             for m, (_, _, fit) in fit_steps.items()}
     finally:
-        NumpyBackend.compute = compute
+        NumpyBackend.call = call
     return share
 
 

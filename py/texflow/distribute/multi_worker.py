@@ -11,7 +11,10 @@ How a worker finds its group, in order:
    its rank (chief 0, then the workers in order). The join token is $TEXFLOW_TOKEN,
    else one derived from the cluster, so processes started with the same TF_CONFIG
    find each other as TensorFlow's do (set TEXFLOW_TOKEN where others could reach
-   the port: TensorFlow's gRPC servers take anyone).
+   the port: TensorFlow's gRPC servers take anyone). $TEXFLOW_CHECKPOINT_DIR, if set,
+   is where that coordinator keeps the chief's checkpoints of the job's state
+   (`texflow coordinator --checkpoint-dir`), from which a job whose workers all
+   restarted resumes.
 3. Neither: a single worker (TensorFlow's "Single-worker MultiWorkerMirroredStrategy").
 
 Each worker has one replica (on its active backend). Gradients of a step cross the
@@ -29,12 +32,17 @@ import time
 
 from ..errors import UnavailableError
 from . import cluster_resolver as resolvers
+from .recovery import COORDINATOR_HINT
 from .strategy import Strategy, StrategyExtended
 from .values import CommunicationOptions
 
 log = logging.getLogger("texflow.distribute")
 
 CONNECT_TIMEOUT = 300.0   # seconds to wait for every worker (TensorFlow waits as long)
+# How a TF_CONFIG job has its chief's coordinator keep checkpoints (it has no command line)
+TF_CONFIG_HINT = ("set TEXFLOW_CHECKPOINT_DIR=DIR for the chief (the coordinator it starts "
+                  "keeps them there), or give fit a tf.keras.callbacks.BackupAndRestore("
+                  "backup_dir), as in TensorFlow")
 
 
 class CollectiveExtended(StrategyExtended):
@@ -46,6 +54,7 @@ class CollectiveExtended(StrategyExtended):
         self.communication_options = communication_options or CommunicationOptions()
         self.group = None
         self.coordinator = None
+        self.checkpoint_hint = COORDINATOR_HINT  # said when the coordinator keeps none
         resolver = cluster_resolver or resolvers.TFConfigClusterResolver()
         spec = resolver.cluster_spec()
         if os.environ.get("TEXFLOW_COORDINATOR"):
@@ -81,6 +90,7 @@ class CollectiveExtended(StrategyExtended):
     def _join_tf_config(self, resolver, spec):
         self.group, self.coordinator = join_tf_config(resolver, spec)
         self.resolver = resolver
+        self.checkpoint_hint = TF_CONFIG_HINT
         atexit.register(self._leave)
 
     def _leave(self):
@@ -151,8 +161,10 @@ def join_tf_config(resolver, spec):
     coordinator = None
     if rank == 0:
         from ..coordinator import CoordinatorThread
-        coordinator = CoordinatorThread(num_workers=size, host=host, port=port, token=token,
-                                        **_liveness()).start()
+        coordinator = CoordinatorThread(
+            num_workers=size, host=host, port=port, token=token,
+            checkpoint_dir=os.environ.get("TEXFLOW_CHECKPOINT_DIR") or None,
+            **_liveness()).start()
         log.info("texflow: chief %s:%d started the coordinator for %d workers",
                  host, port, size)
     url = f"ws://{_url_host(host)}:{port}/ws"

@@ -157,8 +157,22 @@ class PerWorkerIterator(PerWorkerValues):
         return self._stand_in
 
     def _next_for_dispatch(self):
+        """The next element of the chief's copy of the dispatching worker's iterator
+        (what a trace drew and gave back first); recorded while a trace draws."""
         from .ps_trace import DISPATCH
-        return next(self._values[DISPATCH.worker])
+        worker = DISPATCH.worker
+        held = getattr(self, "_held", {}).get(worker)
+        element = _tensors(held.pop(0)) if held else next(self._values[worker])
+        if DISPATCH.taken is not None:
+            DISPATCH.taken.append((self, worker, _numpy_structure(element)))
+        return element
+
+    def _give_back(self, worker, element):
+        """`element` (numpy) comes first again from the chief's copy of `worker`'s
+        iterator: the chief's trace of a scheduled function is not one of its calls."""
+        if not hasattr(self, "_held"):
+            self._held = {}
+        self._held.setdefault(worker, []).insert(0, element)
 
 
 class _TracedIterator:
@@ -341,6 +355,11 @@ def _tensors(value):
     from ..engine.ndarray import from_numpy
     return structure.map_structure(
         lambda v: from_numpy(v) if isinstance(v, (np.ndarray, np.generic)) else v, value)
+
+
+def _numpy_structure(value):
+    from ..data import structure
+    return structure.map_structure(_numpy, value)
 
 
 def _numpy(value):

@@ -3,13 +3,16 @@
 Variables live on the ps tasks, placed round-robin in the order closures first read
 them ("ps<i>/<session>/v<n>" ids, the session this coordinator's), with the chief's
 value at that moment. `schedule(fn, args)` traces `fn` once per signature
-(distribute/ps_trace.py; that traced run is the call, made on the chief, its update
-pushed as a worker's is); later calls queue. One
+(distribute/ps_trace.py; the run that tracing is here is undone, as tf.function's
+trace is not a call) and queues every call, the first too. One
 dispatcher thread per worker task sends a call to its worker when the worker is free,
 after running the call's chief-side host steps, and with the worker's dataset the
 first time. A worker that fails (its connection breaks) gets its call put back at the
-head of the queue for the next free worker; its dispatcher reconnects to it
-every half second and sends it its traces again when it is back. `join()` waits for
+head of the queue for the next free worker, which runs it on its own next element, so
+a call runs at least once, and more than once in part if the worker had pushed some
+of its update (TensorFlow's `schedule` promises the same); its dispatcher reconnects
+to it every half second and sends it its traces again, and its dataset, which it
+iterates from the start, as TensorFlow rebuilds a recovered worker's datasets. `join()` waits for
 every call and then pulls the ps values into the chief's own Variables, so that code
 after it (evaluate, save, printing a weight) reads the trained values.
 """
@@ -31,7 +34,7 @@ from ..engine.ndarray import from_numpy
 from . import ps_server
 from .parameter_server import ClusterCoordinator, PerWorkerIterator, PerWorkerValues, \
     RemoteValue
-from .ps_trace import DISPATCH, ClosureTrace, _to_numpy
+from .ps_trace import DISPATCH, ClosureTrace, _to_numpy, host_problem, traced_host_outputs
 from .ps_trace import variable_ps as _ps_of
 from .strategy import _entered
 
@@ -133,16 +136,22 @@ class RemoteCoordinator(ClusterCoordinator):
         with self._lock:
             self._pending += 1
         closure_trace = self._traces.get(key)
+        closure = _Closure(closure_trace, tensors, value)
         if closure_trace is None:
             self._keep.append((python_fn, args, kwargs))
             try:
-                self._traces[key], result = self._trace(python_fn, tensors, args, kwargs)
-                value._set(_to_numpy(result))
+                closure.trace, closure.host, result = self._trace(python_fn, tensors, args,
+                                                                  kwargs)
+                self._traces[key] = closure.trace
             except Exception as e:
                 self._fail(value, e)
-            self._finished()
-            return value
-        self._queue.put(_Closure(closure_trace, tensors, value))
+                self._finished()
+                return value
+            if closure.host is None:  # its calls run on the chief: this one already ran
+                value._set(_to_numpy(result))
+                self._finished()
+                return value
+        self._queue.put(closure)
         return value
 
     def join(self):
@@ -190,21 +199,42 @@ class RemoteCoordinator(ClusterCoordinator):
     # -- tracing and variables on the chief --------------------------------------------------
 
     def _trace(self, fn, tensors, args, kwargs):
+        """Traces `fn` on the chief, as tf.function does. Returns (ClosureTrace, the first
+        call's host inputs, the traced run's result).
+
+        The run that tracing is here is not the call (as tf.function's trace is not): its
+        updates are undone (the Variables it assigned back to their values before it,
+        those it created to their initial ones) and the call queues for a worker, which
+        reads its own next element of a per-worker dataset that goes to the workers (the
+        one the chief drew from its copy is given back to that copy). The run's other
+        host steps stand as the call's own (the optimizer's step count and scalars,
+        random draws, an element made on the chief), so that each happens once per call.
+        A trace whose calls run on the chief (ClosureTrace.problem) keeps its run as
+        its first call, whose update is pushed (host None)."""
         with self._chief:
             pulled = self._sync()
             tracer = trace.Tracer(getattr(fn, "__name__", "function"))
             for x in tensors:
                 tracer.add_argument(x)
-            DISPATCH.worker = 0
-            with trace.tracing(tracer), _entered(self.strategy):
-                try:
-                    result = _as_tensors(self.strategy.extended._run(fn, args, kwargs))
-                    outputs = tracer.structure(result)
-                except BaseException:
-                    tracer.restore_variables()
-                    raise
-            tracer.release_saved()
-            closure_trace = None
+            DISPATCH.worker, DISPATCH.taken = 0, []
+            try:
+                with trace.tracing(tracer), _entered(self.strategy):
+                    try:
+                        result = _as_tensors(self.strategy.extended._run(fn, args, kwargs))
+                        outputs = tracer.structure(result)
+                    except BaseException:
+                        tracer.restore_variables()
+                        _give_back(DISPATCH.taken)
+                        raise
+            finally:
+                taken, DISPATCH.taken = DISPATCH.taken, None
+            host = None
+            if host_problem(tracer) is None:
+                host, on_workers = traced_host_outputs(tracer)
+                tracer.restore_variables()
+                _give_back([t for t, worker_reads in zip(taken, on_workers) if worker_reads])
+            else:
+                tracer.release_saved()
             new = {}
             for slot, variable in tracer.captures:
                 if slot in tracer.state_slots and id(variable) not in self._registered:
@@ -212,11 +242,11 @@ class RemoteCoordinator(ClusterCoordinator):
             self._create(new)
             closure_trace = ClosureTrace(f"{self._session}/t{len(self._traces)}", tracer,
                                          outputs, self._registered)
-            self._push(closure_trace, pulled, skip=new)
-            self._chief_values_pushed()
-            if closure_trace.problem:
+            if host is None:
+                self._push(closure_trace, pulled, skip=new)
                 self._warn(closure_trace)
-            return closure_trace, result
+            self._chief_values_pushed()
+            return closure_trace, host, result
 
     def _register(self, variable):
         n = len(self._variables)
@@ -394,6 +424,12 @@ class RemoteCoordinator(ClusterCoordinator):
         with self._idle:
             self._pending -= 1
             self._idle.notify_all()
+
+
+def _give_back(taken):
+    """The per-worker elements (group, worker, element) go back to the chief's copies."""
+    for group, worker, element in reversed(taken):
+        group._give_back(worker, element)
 
 
 def _traceable(structure, prepare):

@@ -1,8 +1,9 @@
 """Scheduled functions as traces: recorded on the chief, shipped to and replayed by workers.
 
 The chief traces a scheduled function once per input signature with texflow's tracer
-(engine/trace.py), as `tf.function` does; that traced run is the first call, made on
-the chief. The trace's steps go to a worker once, ops by registry name with their
+(engine/trace.py), as `tf.function` does, and undoes that run (ps_remote.py): every
+call, the first too, runs on a worker, and the trace's run's host steps stand as the
+first call's. The trace's steps go to a worker once, ops by registry name with their
 attrs, captured constants as numpy, Variables as ids of the ps variables that hold
 them. A per-worker iterator's `next` runs on the worker, on its own copy of its
 dataset (`_WorkerNext`); other host steps (the optimizer's step scalars and count,
@@ -28,6 +29,7 @@ from . import ps_server
 
 class _Dispatch(threading.local):
     worker = 0  # the worker a call's host steps run for (its per-worker iterator)
+    taken = None  # while the chief traces: [(per-worker iterator, worker, element)] drawn
 
 
 DISPATCH = _Dispatch()
@@ -64,7 +66,7 @@ class ClosureTrace:
         self.variables = {slot: v for slot, v in tracer.captures if slot in tracer.state_slots}
         self._constants = {slot: v for slot, v in tracer.captures
                            if slot not in tracer.state_slots}
-        self.problem = _host_problem(tracer)
+        self.problem = host_problem(tracer)
         # the chief's own replay, for calls that cannot be shipped
         self.concrete = ConcreteFunction(self.name, tracer, outputs, [], None)
         self.payload = None if self.problem else \
@@ -105,7 +107,7 @@ def _worker_next(host_steps):
     return found
 
 
-def _host_problem(tracer):
+def host_problem(tracer):
     computed = set(tracer.state_slots)
     for step in tracer.steps:
         if step[0] == "op":
@@ -117,6 +119,25 @@ def _host_problem(tracer):
             return (f"its host step {name} reads values computed in the function (or a "
                     "Variable), so the chief cannot run it before the worker's replay")
     return None
+
+
+def traced_host_outputs(tracer):
+    """What the host steps of a trace's own run gave, to stand as its call's host inputs
+    (ps_remote.py): numpy, one list per host step (None for a per-worker iterator's next
+    that the worker makes itself); and for each per-worker iterator's next, in order,
+    whether the worker makes it (the element the chief drew then goes back)."""
+    arrays = {}
+    for x in tracer.held:
+        if isinstance(x, NDArray) and id(x) in tracer.slots:
+            arrays.setdefault(tracer.slots[id(x)], x)
+    host_steps = [s for s in tracer.steps if s[0] == "host"]
+    on_worker = _worker_next(host_steps)
+    host, worker_reads = [], []
+    for i, step in enumerate(host_steps):
+        if getattr(step[1], "__name__", "") == "_next_for_dispatch":
+            worker_reads.append(i in on_worker)
+        host.append(None if i in on_worker else [arrays[s].numpy() for s in step[4]])
+    return host, worker_reads
 
 
 def _fill(value, values):

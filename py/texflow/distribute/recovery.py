@@ -37,6 +37,7 @@ restarts them from the last BackupAndRestore backup):
 
 import contextlib
 import time
+import weakref
 
 import numpy as np
 
@@ -45,6 +46,8 @@ from .training_state import TrainingState, decode_meta, encode_meta
 
 __all__ = ["Keeper", "TrainingState", "batch_rows"]
 CHECKPOINT_FILE = "state.npz"
+COORDINATOR_HINT = "start the coordinator with --checkpoint-dir DIR"
+_TOLD_NO_CHECKPOINTS = weakref.WeakSet()  # groups whose coordinator keeps none: said once
 
 
 class Keeper:
@@ -61,6 +64,8 @@ class Keeper:
         rejoin_timeout: seconds survivors wait for a lost worker (None: as long as it
             takes).
         log: a function taking a line (default print); None for silence.
+        checkpoint_hint: what the user can do to have checkpoints kept, said (once)
+            when the coordinator keeps none (default: start it with --checkpoint-dir).
 
     Attributes: recoveries (a list of dicts: what was lost, how long the wait and the
     sync took, where the state came from, and `first_step_s`, the time from the new
@@ -68,7 +73,8 @@ class Keeper:
     """
 
     def __init__(self, group, state, steps_per_epoch=None, checkpoint_every=None,
-                 checkpoint_epochs=False, rejoin_timeout=None, log=print):
+                 checkpoint_epochs=False, rejoin_timeout=None, log=print,
+                 checkpoint_hint=COORDINATOR_HINT):
         if steps_per_epoch is not None and steps_per_epoch < 1:
             raise ValueError(f"steps_per_epoch must be positive; received {steps_per_epoch}")
         self.group, self.state = group, state
@@ -76,6 +82,7 @@ class Keeper:
         self.checkpoint_every = checkpoint_every
         self.rejoin_timeout = rejoin_timeout
         self.log = log or (lambda line: None)
+        self.checkpoint_hint = checkpoint_hint
         self.recoveries = []
         self._waiting = 0           # workers waiting to join (elastic), from the coordinator
         self._admit_due = False
@@ -239,7 +246,12 @@ class Keeper:
             if "keeps no checkpoints" not in str(e):
                 raise
             self._checkpoints = False
-            self.log(f"[recovery] no checkpoints: {e}")
+            if self.group in _TOLD_NO_CHECKPOINTS:  # a later model's Keeper: said already
+                return None
+            _TOLD_NO_CHECKPOINTS.add(self.group)
+            self.log("[recovery] the coordinator keeps no checkpoints: a lost worker still "
+                     "resumes from the others' state, but if every worker stops, the job "
+                     f"cannot resume by itself. To keep them, {self.checkpoint_hint}.")
             return None
 
 

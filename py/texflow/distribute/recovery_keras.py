@@ -85,7 +85,8 @@ class KerasRecovery:
         if self.model is not model:
             self.model = model
             state = TrainingState(model.weights, model.optimizer)
-            self.keeper = Keeper(self.group, state, checkpoint_epochs=True, log=_log)
+            self.keeper = Keeper(self.group, state, checkpoint_epochs=True, log=_log,
+                                 checkpoint_hint=self.ext.checkpoint_hint)
             if self.held is not None:
                 meta, arrays = self.held
                 self.held = None

@@ -230,7 +230,8 @@ def prepare(op, inputs, attrs, backend):
             if stack:
                 stack[-1].tracked.extend(made)
             return made
-        launch_joint.key, launch_joint.plan = key, plan  # for a launch program
+        # for a launch program (autodiff/replay.py, replay_host.py)
+        launch_joint.key, launch_joint.plan, launch_joint.fn = key, plan, fn
         return launch_joint
     if op.num_outputs != 1:
         def launch_all(inputs):
@@ -247,5 +248,5 @@ def prepare(op, inputs, attrs, backend):
         if stack:
             stack[-1].tracked.append(out)
         return out
-    launch.key, launch.plan = key, plan  # for a launch program (autodiff/replay.py)
+    launch.key, launch.plan, launch.fn = key, plan, fn  # for a launch program
     return launch

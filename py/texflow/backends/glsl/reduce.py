@@ -15,6 +15,7 @@ from ..base import kernel
 from ..layout import reduction_view
 from .movement import transpose_into
 from .program import fill, functions, head
+from .prologue import Prologue
 
 MAX_WINDOW = 256
 _FILES = ("math.glsl", "binary_ops.glsl", "reduce_ops.glsl")
@@ -47,31 +48,44 @@ def as_arb(b, x, axes):
     return moved, a, r, bb
 
 
-def reduce_into(b, x, axes, op, out=None):
+def reduce_into(b, x, axes, op, out=None, prologue=None):
     """Records the passes reducing Arg `x` over `axes` with `op` into Arg `out` (default:
-    the kernel's output)."""
-    src, a, r, bb = as_arb(b, x, axes)
+    the kernel's output); with a Prologue (prologue.py; `x` None), the first pass
+    computes each element it reads from the Prologue's arrays."""
+    if prologue is None:
+        src, a, r, bb = as_arb(b, x, axes)
+        dtype, t, srcs = x.dtype, x.type, [src]
+    else:
+        a, r, bb = prologue.a, prologue.r, prologue.b
+        dtype, t, srcs = (out or b.out).dtype, (out or b.out).type, prologue.textures
     wins = windows(r)
     for k, w in enumerate(wins):
         rout = -(-r // w)
         last = k == len(wins) - 1
-        dst = (out or b.out) if last else b.temp((a, rout, bb), x.dtype)
+        dst = (out or b.out) if last else b.temp((a, rout, bb), dtype)
         if bb == 1 and r % 4 == 0 and w % 4 == 0:
             variant = "rows"
         elif bb % 4 == 0:
             variant = "columns"
         else:
             variant = "scalar"
-        t = x.type
+        pro = prologue if k == 0 else None
 
-        def source(variant=variant, t=t):
+        def source(variant=variant, t=t, pro=pro):
             t4 = "vec4" if t == "float" else "ivec4"
             body = fill(f"reduce_{variant}.glsl", T=t, T4=t4, op=op)
-            return fill("reduce.frag", head=head([t], t), T=t, T4=t4, op=op,
-                        functions=functions([f"red_{op}"], _FILES), body=body)
-        b.launch(("reduce", op, t, variant), source, dst, [src],
-                 {"uR": r, "uB": bb, "uWin": w, "uRout": rout})
-        src, r = dst, rout
+            if pro is None:
+                return fill("reduce.frag", head=head([t], t), T=t, T4=t4, op=op,
+                            functions=functions([f"red_{op}"], _FILES), body=body)
+            body = body.replace("texel0(", "prologue4(").replace("get0(", "prologue(")
+            return fill("reduce.frag", head=head(pro.types, t), T=t, T4=t4, op=op,
+                        functions=pro.functions([f"red_{op}"]) + "\n\n" + pro.source(),
+                        body=body)
+        uniforms = {"uR": r, "uB": bb, "uWin": w, "uRout": rout}
+        if pro is not None:
+            uniforms.update(pro.uniforms)
+        b.launch(("reduce", op, t, variant, pro and pro.key), source, dst, srcs, uniforms)
+        srcs, r = [dst], rout
 
 
 def _arg_reduce(b, x, axis, op):
@@ -114,6 +128,12 @@ def reduce_max(b, x, axes, keepdims):
 @kernel("min", "glsl")
 def reduce_min(b, x, axes, keepdims):
     reduce_into(b, x, axes, "min")
+
+
+@kernel("reduce_prologue", "glsl")
+def reduce_prologue(b, *leaves, program, reduction, axes, keepdims):
+    prologue = Prologue(program, leaves, axes, b.out.type)
+    reduce_into(b, None, axes, reduction, prologue=prologue)
 
 
 @kernel("argmax", "glsl")

@@ -50,21 +50,30 @@ class Epilogue:
 
     def source(self, at):
         """WGSL of `epilogue` and `epilogue4` (f32), its parameters at params[at:]."""
-        lines = unravel(self.rank, "e", at, "e")
-        strided = 0
-        for k, mode in enumerate(self.modes, 1):
-            if mode == "s":
-                index = dot_strides(self.rank, at + self.rank * (1 + strided), "e")
-                strided += 1
-            else:
-                index = "e" if mode == "c" else "0"
-            lines.append(f"let x{k} = in{self.first + k - 1}[{index}];")
+        lines = loads(self.modes, self.rank, at, self.first, 1)
         body = "\n  ".join(lines + [f"return {self.expr};"])
         return (render_ops(self.files) + "\n"
                 f"fn epilogue(x0: f32, e: i32) -> f32 {{\n  {body}\n}}\n"
                 "fn epilogue4(v: vec4<f32>, o: i32) -> vec4<f32> {\n"
                 "  let e = 4 * o;\n  return vec4<f32>(epilogue(v.x, e), epilogue(v.y, e + 1), "
                 "epilogue(v.z, e + 2), epilogue(v.w, e + 3));\n}\n")
+
+
+def loads(modes, rank, at, first, name):
+    """WGSL loading `x{name}`, `x{name + 1}`, ... from bindings `first`, ... at element e,
+    per mode (layout.py `prologue_reads`): "c" at e, "z" at 0, "s" by the strides at
+    params[at + rank * (1 + j)] (j counting the "s" arrays; the merged shape at
+    params[at:]) over e's coordinates."""
+    lines = unravel(rank, "e", at, "e")
+    strided = 0
+    for k, mode in enumerate(modes):
+        if mode == "s":
+            index = dot_strides(rank, at + rank * (1 + strided), "e")
+            strided += 1
+        else:
+            index = "e" if mode == "c" else "0"
+        lines.append(f"let x{name + k} = in{first + k}[{index}];")
+    return lines
 
 
 def source(epilogue, at, t="f32"):

@@ -18,6 +18,7 @@ from ..base import kernel
 from ..layout import reduction_view
 from .elementwise import map_step
 from .movement import transpose_step
+from .prologue import Prologue
 from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, global_index, grid_for,
                       header)
 
@@ -43,23 +44,28 @@ _BEATS = {
 }
 
 
-def _program(op, t, first, last, vec=False):
+def _program(op, t, first, last, vec=False, prologue=None):
     """The pass program of `op` over type `t` (arg ops: with an index input unless
-    first); `vec`: the input is read as vec4 (contiguous rows, B = 1)."""
-    key = ("reduce", op, t, first, last, vec)
+    first); `vec`: the input is read as vec4 (contiguous rows, B = 1); `prologue`: a
+    first pass computes its input with that Prologue (prologue.py)."""
+    key = ("reduce", op, t, first, last, vec, prologue and prologue.key)
     program = _programs.get(key)
     if program is None:
         arg = op.startswith("arg")
-        n_in = 1 if (first or not arg) else 2
+        n_in = len(prologue.types) if prologue else 1 if (first or not arg) else 2
         n_out = 2 if (arg and not last) else 1
         program = _programs[key] = Program(
-            key, n_in, n_out, lambda: _source(op, t, first, last, n_in, n_out, vec))
+            key, n_in, n_out, lambda: _source(op, t, first, last, n_in, n_out, vec, prologue))
     return program
 
 
-def _source(op, t, first, last, n_in, n_out, vec):
+def _source(op, t, first, last, n_in, n_out, vec, prologue):
     arg = op.startswith("arg")
     in_types = [f"vec4<{t}>" if vec else t] + (["i32"] if n_in == 2 else [])
+    load = "in0[base + q * B]"
+    if prologue is not None:
+        in_types = prologue.types
+        load = f"prologue{4 if vec else ''}(base + q * B)"
     out_types = (["i32"] if last else [t, "i32"]) if arg else [t]
     lines = [
         global_index("o"),
@@ -78,10 +84,10 @@ def _source(op, t, first, last, n_in, n_out, vec):
               "  let q = g + G * j;",
               "  if (q >= R) { break; }"]
     if vec:  # four elements per step: SwiftShader's cost is per loop step, not per load
-        lines.append("  let w = in0[base + q * B];")
+        lines.append(f"  let w = {load};")
         lines += [f"  {{ let v = w.{c}; {update} }}" for c in "xyzw"]
     else:
-        lines.append("  let v = in0[base + q * B];")
+        lines.append(f"  let v = {load};")
     if arg:
         lines.append("  let r = " + ("q;" if first else "in1[base + q * B];"))
         beats = _BEATS[op]
@@ -99,21 +105,27 @@ def _source(op, t, first, last, n_in, n_out, vec):
     else:
         lines.append("out0[o] = acc;")
     body = "\n  ".join(lines)
-    return (header(in_types, out_types) +
+    extra = "" if prologue is None else "\n" + prologue.source(5)
+    return (header(in_types, out_types, extra) +
             f"\n@compute @workgroup_size(256)\nfn main({GLOBAL_INDEX}) {{\n  {body}\n}}\n")
 
 
-def _plan(op, x, out_dtype, axes):
+def _plan(op, x, out_dtype, axes, prologue=None, n_in=1):
+    """The passes reducing input `x` (or, with a Prologue, the `n_in` arrays it computes
+    its input from)."""
     t = STORAGE[out_dtype] if not op.startswith("arg") else STORAGE[x.dtype]
-    perm, a, r, b = reduction_view(x.shape, axes)
+    if prologue is None:
+        perm, a, r, b = reduction_view(x.shape, axes)
+    else:  # (more than one element per output: fusion_prologue.py)
+        perm, a, r, b = None, prologue.a, prologue.r, prologue.b
     steps, temps = [], []
     n_out = a * b
 
     def temp(nbytes):
         temps.append(nbytes)
-        return 1 + len(temps)  # table: x, output, temporaries
+        return n_in + len(temps)  # table: inputs, output, temporaries
 
-    src = (0,)
+    src = tuple(range(n_in))
     if perm is not None:
         ref = temp(4 * x.size)
         steps.append(transpose_step(0, x.shape, x.dtype, perm, ref))
@@ -129,16 +141,17 @@ def _plan(op, x, out_dtype, axes):
     while True:
         g = -(-r // CHUNK)
         last = g == 1
-        program = _program(op, t, first, last, vec)
+        program = _program(op, t, first, last, vec, prologue if first else None)
         vec = False
         n = a * g * b
+        meta = [n, r, b, g, min(r, CHUNK)] + (prologue.meta if first and prologue else [])
         if last:
-            dst = (1,)
+            dst = (n_in,)
         elif program.n_out == 2:
             dst = (temp(4 * n), temp(4 * n))
         else:
             dst = (temp(4 * n),)
-        steps.append(Step(program, [n, r, b, g, min(r, CHUNK)], grid_for(n), src + dst))
+        steps.append(Step(program, meta, grid_for(n), src + dst))
         if last:
             return Recipe(steps, 4 * n_out, temps)
         src, r, first = dst, g, False
@@ -159,5 +172,11 @@ def _arg_reduction(op):
 
 for _op in ("sum", "prod", "max", "min"):
     _reduction(_op)
+
+
+@kernel("reduce_prologue", "wgsl")
+def reduce_prologue(be, inputs, out_shape, out_dtype, program, reduction, axes, keepdims):
+    prologue = Prologue(program, inputs, axes, STORAGE[out_dtype])
+    return _plan(reduction, None, out_dtype, axes, prologue, len(inputs))
 for _op in ("argmax", "argmin"):
     _arg_reduction(_op)
