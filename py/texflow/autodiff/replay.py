@@ -36,7 +36,7 @@ from ..engine import memory
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_into
-from ..engine.trace import slots_in, step_reads
+from ..engine.trace import python_slots, step_reads
 
 _SCALARS = (float, int, bool)
 
@@ -166,15 +166,7 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
             root[step[3]] = root.get(step[1], step[1])
         else:
             kinds.append(kind)
-    # slots Python needs as NDArrays
-    need = set(out_slots)
-    for i, step in enumerate(steps):
-        if kinds[i] == "assign":
-            need.add(step[2])
-        elif kinds[i] == "host":
-            slots_in((step[2], step[3]), need)
-        elif kinds[i] == "py":
-            need.update(k for k in step[2] if not is_scalar(k))
+    need = python_slots(steps, kinds, out_slots, is_scalar)
     # an alias Python needs, or one of a Variable (whose value changes), is made in Python
     for i in range(len(steps) - 1, -1, -1):
         if kinds[i] == "alias":
