@@ -315,7 +315,9 @@ def _verdict(ok):
 
 
 def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
-    """Appends the benchmark's tables (markdown) to `out`."""
+    """Appends the benchmark's tables (markdown) to `out`; `browser_raw`: ({size: ms} of
+    one browser echo, {size: ms} of two at once)."""
+    browser_raw, browser_two = browser_raw or (None, None)
     counts = sorted(native)
     out += ["", "All-reduce (sum) of float32 through the coordinator: ms, median of repeats, "
             "each worker its own process; echo = the same bytes sent through a `websockets` "
@@ -323,13 +325,13 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
     head = ["floats", "websockets echo", "TensorFlow MWMS, 2"] + \
         [f"texflow, {k} native" for k in counts]
     if browser:
-        head += ["texflow, 2 browser", "browser WebSocket echo"]
+        head += ["texflow, 2 browser", "browser WebSocket echo", "2 browser echoes at once"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
     for n in sizes:
         row = [f"{n:,}", _ms(raw[n]), _ms(tf[n] if tf else None)]
         row += [_ms(native[k][n]) for k in counts]
         if browser:
-            row += [_ms(browser[n]), _ms(browser_raw[n])]
+            row += [_ms(browser[n]), _ms(browser_raw[n]), _ms(browser_two[n])]
         out.append("| " + " | ".join(row) + " |")
     out += ["", "Targets (ratios from this run)", "", "| case | measured | target |",
             "|---|---:|---|"]
@@ -349,6 +351,10 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
             share = browser_raw[n] / browser[n]
             out.append(f"| 2 browser vs browser WebSocket, {label} | {share:.0%} of its "
                        f"throughput | > 70%: {_verdict(share > 0.7)} |")
+            share = browser_two[n] / browser[n]
+            out.append(f"| 2 browser vs 2 browser echoes at once, {label} | {share:.0%} of "
+                       f"their throughput | (no target: what the 2 workers' traffic costs "
+                       f"the browser and machine they share) |")
     if shards:
         one, two_shards = (run.times[10_000_000] for run in shards)
         speedup = one / two_shards
@@ -430,8 +436,10 @@ def main(args):
     if not args.no_browser:
         from . import collective_browser
         step("texflow, 2 browser workers, and the browser's WebSocket")
-        browser, browser_raw, version = collective_browser.measure(sizes, repeats)
+        browser, browser_raw, browser_two, version = collective_browser.measure(sizes,
+                                                                                repeats)
         out.append(f"browser: Chromium {version} (headless), workers in Web Workers")
+        browser_raw = (browser_raw, browser_two)
     tables(sizes, raw, tf, native, browser, browser_raw, shards, out)
     cpu_table(raw_cpu, cpu_run, out)
     if not args.quick:
