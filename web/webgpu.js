@@ -12,6 +12,7 @@
   const FLUSH_EVERY = 64;
   const STAGING_KEEP = 4;          // readback buffers kept for reuse
   const GROUP_CACHE = 4096;        // cached bind groups
+  const PROGRAM_GROUPS = 4;        // bind groups kept per dispatch of a launch program
 
   class Executor {
     constructor(device) {
@@ -25,6 +26,10 @@
       this.groups = new Map();     // "layout:ids" -> GPUBindGroup
       this.groupKeys = [];         // buffer id -> keys of cached groups using it
       this.errors = [];
+      this.programs = [null];      // launch programs by id (id 0 unused)
+      this.groupsMade = 0;         // bind groups made (stats)
+      this.submits = 0;            // queue submits (stats)
+      this.freeProgramIds = [];
       this.arenaI32 = new Int32Array(ARENA_SLOTS * SLOT_INTS);
       this.arenaF32 = new Float32Array(this.arenaI32.buffer);
       this.arena = device.createBuffer({
@@ -222,16 +227,49 @@
       if (this.used >= this.flushEvery || this.used === ARENA_SLOTS) this.flush();
     }
 
-    // Bind groups are cached by layout and buffer ids (training loops reuse pooled
-    // buffers, so the same combinations recur), and dropped with their buffers.
-    // A replayed tf.function step's launches in one call: per launch the plan id, the
-    // argument count, then the arguments (buffer ids, then scalars; float scalars as
-    // their float32 bits).
+    // A replayed tf.function step in one call: int32 words (a PyProxy of a Python
+    // array, read in place from wasm memory, or an Int32Array). Per eager launch: plan
+    // id, argument count, the arguments (buffer ids, then scalars; a float scalar as
+    // its float32 bits). Records with a negative head: -1 program id, start, end: run
+    // dispatches [start, end) of a launch program, then submit; -2 program id, count,
+    // count pairs (register, buffer id): set a program's registers; -3 buffer id,
+    // size, size words: write a small host value.
     launchList(list) {
+      if (list.getBuffer) {
+        const view = list.getBuffer("i32");
+        try {
+          this.runList(view.data);
+        } finally {
+          view.release();
+        }
+      } else {
+        this.runList(list);
+      }
+    }
+
+    runList(list) {
       const f32 = new Float32Array(list.buffer, list.byteOffset, list.length);
       let i = 0;
       while (i < list.length) {
-        const p = list[i], n = list[i + 1], at = i + 2;
+        const p = list[i];
+        if (p === -1) {
+          this.runProgram(this.programs[list[i + 1]], list[i + 2], list[i + 3]);
+          i += 4;
+          continue;
+        } else if (p === -2) {
+          const regs = this.programs[list[i + 1]].regs, n = list[i + 2];
+          for (let k = i + 3; k < i + 3 + 2 * n; k += 2) regs[list[k]] = list[k + 1];
+          i += 3 + 2 * n;
+          continue;
+        } else if (p === -3) {
+          const size = list[i + 2];
+          this.flush();  // the buffer may be recycled: unsubmitted commands may read it
+          this.queue.writeBuffer(this.buffers[list[i + 1]], 0, list.buffer,
+                                 list.byteOffset + 4 * (i + 3), 4 * size);
+          i += 3 + size;
+          continue;
+        }
+        const n = list[i + 1], at = i + 2;
         const plan = this.plans[p];
         const args = Array.prototype.slice.call(list, at, at + n);
         for (let k = 0; k < plan.slots.length; k++) {
@@ -241,6 +279,100 @@
         else this.launch(p, args[0], args[1], args[2], args[3], args[4], args[5]);
         i = at + n;
       }
+    }
+
+    // -- launch programs: a replayed step's dispatches, made once (autodiff/replay.py) --
+
+    // `words`, per dispatch: plan id, buffer count n, n register numbers (binding order),
+    // scalar count m, m scalar words. Every dispatch's parameters (the plan's, with the
+    // scalars written in) go into one buffer of the program's, once; bind groups are
+    // made at a dispatch's first run and kept while its registers name the same buffers.
+    addProgram(words, numRegisters) {
+      const dispatches = [];
+      const data = [];
+      let i = 0;
+      while (i < words.length) {
+        const plan = this.plans[words[i]], n = words[i + 1];
+        const regs = Int32Array.from(words.subarray(i + 2, i + 2 + n));
+        const m = words[i + 2 + n];
+        const params = new Int32Array(SLOT_INTS);
+        params.set(plan.meta);
+        // a float scalar's word is its float32 bits: stored as they are
+        for (let k = 0; k < m; k++) params[plan.slots[k]] = words[i + 3 + n + k];
+        data.push(params);
+        dispatches.push({ pipeline: plan.pipeline, layout: plan.group, regs,
+                          gx: plan.gx, gy: plan.gy, gz: plan.gz, cache: [] });
+        i += 3 + n + m;
+      }
+      const count = Math.max(1, dispatches.length);
+      const params = this.device.createBuffer({
+        size: count * SLOT_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      const all = new Int32Array(count * SLOT_INTS);
+      data.forEach((p, k) => all.set(p, k * SLOT_INTS));
+      this.queue.writeBuffer(params, 0, all);
+      const offsets = new Uint32Array(count);
+      for (let k = 0; k < count; k++) offsets[k] = k * SLOT_BYTES;
+      const program = { dispatches, params, offsets, regs: new Int32Array(numRegisters) };
+      const id = this.freeProgramIds.length ? this.freeProgramIds.pop() : this.programs.length;
+      this.programs[id] = program;
+      return id;
+    }
+
+    deleteProgram(id) {
+      const program = this.programs[id];
+      this.programs[id] = null;
+      this.freeProgramIds.push(id);
+      if (this.pass) this.doomed.push(program.params); else program.params.destroy();
+    }
+
+    // Dispatches [start, end) of `program` into the open pass (none is begun while one is
+    // open): one submit for the segment, made as for eager launches when Python yields to
+    // the event loop, reads, or writes a buffer (a host value between segments).
+    runProgram(program, start, end) {
+      if (!this.pass) this.begin();
+      const pass = this.pass, regs = program.regs, buffers = this.buffers;
+      for (let d = start; d < end; d++) {
+        const x = program.dispatches[d];
+        const group = this.programGroup(program, x, regs, buffers);
+        if (x.pipeline !== this.lastPipeline) {
+          pass.setPipeline(x.pipeline);
+          this.lastPipeline = x.pipeline;
+        }
+        pass.setBindGroup(0, group, program.offsets, d, 1);
+        pass.dispatchWorkgroups(x.gx, x.gy, x.gz);
+      }
+    }
+
+    // The bind group of dispatch `x` for the buffers its registers name now: one of the
+    // last few made for it (Variables alternate between buffers from step to step),
+    // compared by buffer object, so a destroyed buffer whose id was reused never matches.
+    programGroup(program, x, regs, buffers) {
+      const r = x.regs, cache = x.cache;
+      for (let c = cache.length - 1; c >= 0; c--) {
+        const bufs = cache[c].bufs;
+        let same = true;
+        for (let k = 0; k < r.length; k++) {
+          if (buffers[regs[r[k]]] !== bufs[k]) { same = false; break; }
+        }
+        if (same) return cache[c].group;
+      }
+      const bufs = [], entries = [];
+      for (let k = 0; k < r.length; k++) {
+        bufs.push(buffers[regs[r[k]]]);
+        entries.push({ binding: k, resource: { buffer: bufs[k] } });
+      }
+      entries.push({ binding: r.length, resource: { buffer: program.params, size: SLOT_BYTES } });
+      const group = this.device.createBindGroup({ layout: x.layout, entries });
+      this.groupsMade++;
+      if (cache.length >= PROGRAM_GROUPS) cache.shift();
+      cache.push({ bufs, group });
+      return group;
+    }
+
+    stats() {
+      return JSON.stringify({ launchPrograms: this.programs.filter((p) => p).length,
+                              buffers: this.buffers.filter((b) => b).length,
+                              groupsMade: this.groupsMade, submits: this.submits });
     }
 
     // A launch binding more than four buffers (fused elementwise kernels): buffer ids,
@@ -265,6 +397,8 @@
       if (this.used >= this.flushEvery || this.used === ARENA_SLOTS) this.flush();
     }
 
+    // Bind groups are cached by layout and buffer ids (training loops reuse pooled
+    // buffers, so the same combinations recur), and dropped with their buffers.
     bindGroup(plan, a, b, c, d) {
       const key = plan.groupId + ":" + a + "," + b + "," + c + "," + d;
       const ids = d >= 0 ? [a, b, c, d] : c >= 0 ? [a, b, c] : [a, b];
@@ -282,6 +416,7 @@
       }
       entries.push({ binding: ids.length, resource: { buffer: this.arena, size: SLOT_BYTES } });
       group = this.device.createBindGroup({ layout: plan.group, entries });
+      this.groupsMade++;
       this.groups.set(key, group);
       return group;
     }
@@ -296,6 +431,7 @@
         this.queue.writeBuffer(this.arena, 0, this.arenaI32.buffer, 0, this.used * SLOT_BYTES);
       }
       this.queue.submit([this.encoder.finish()]);
+      this.submits++;
       this.encoder = null;
       this.used = 0;
       for (const buf of this.doomed) buf.destroy();

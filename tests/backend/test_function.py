@@ -215,6 +215,40 @@ def test_replay_frees_intermediates_and_counts_launches():
 
 
 @each_backend
+def test_a_parked_arena_goes_back_to_the_pool_on_a_miss():
+    from texflow.engine import context
+
+    def body(x):
+        h = tf.nn.relu(x * 2.0 - 1.0)
+        return tf.tanh(h) * tf.reduce_sum(h) + tf.reduce_max(h, axis=0)
+    x = tf.constant(np.linspace(-1, 1, 48).reshape(6, 8).astype(np.float32))
+    want = body(x).numpy()
+    step = tf.function(body)
+    backend = context.current()
+    parking = getattr(getattr(backend, "pool", backend), "parking", None)
+    for _ in range(4):  # a trace, a replay, then replays of the launch program
+        assert np.allclose(step(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    if tf.get_backend() not in ("webgl", "webgpu"):
+        return
+    assert parking.count > 0  # the program keeps its arena between replays ...
+    before = memory()
+    assert before["num_pooled_gpu_objects"] >= parking.count  # ... counted as pooled
+    big = tf.ones([12345, 3]) + 1.0  # a size nothing pooled has: a miss takes it back
+    assert parking.count == 0
+    assert memory()["num_gpu_objects"] > before["num_gpu_objects"]  # only `big` is new
+    big.dispose()
+    for _ in range(2):  # a new arena, then the same one again
+        assert np.allclose(step(x).numpy(), want, rtol=1e-5, atol=1e-6)
+        assert parking.count > 0
+    if tf.get_backend() == "webgpu":  # and its dispatches keep their bind groups
+        import json
+        made = json.loads(backend.js.stats())["groupsMade"]
+        for _ in range(3):
+            assert np.allclose(step(x).numpy(), want, rtol=1e-5, atol=1e-6)
+        assert json.loads(backend.js.stats())["groupsMade"] == made
+
+
+@each_backend
 def test_elementwise_chains_fuse_into_one_launch():
     rng = np.random.default_rng(3)
     a = tf.constant(rng.normal(size=(3, 1, 5)).astype(np.float32))
@@ -297,7 +331,7 @@ def test_strategy_run_and_tf1_style_optimizer_inside():
 
 
 class _CountingJS:
-    """Stands for a WebGL backend's JS runtime, counting the calls made into it."""
+    """Stands for a browser backend's JS runtime, counting the calls made into it."""
 
     def __init__(self, inner):
         self.inner, self.calls = inner, []
@@ -348,7 +382,7 @@ def test_replayed_keras_step_is_one_js_call_with_eager_results():
             backend.js = js
         launches = memory()["num_launches"] - launches
         runs.append(([o.numpy() for o in out], [v.numpy() for v in model.variables], launches))
-        if compiled and tf.get_backend() == "webgl":
+        if compiled and tf.get_backend() in ("webgl", "webgpu"):
             assert counted == ["launchList"], counted  # launches, uploads, frees: one list
             import json
             assert json.loads(js.stats())["launchPrograms"] >= 1  # a prepared program ran

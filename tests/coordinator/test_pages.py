@@ -97,20 +97,94 @@ result`)""", [c.url, c.token])
         """([url, token]) => pyodide.runPythonAsync(`
 import numpy as np
 from texflow.distribute import _pyodide, collective
-kinds, read = [], _pyodide.PyodideTransport._binary
-def spy(self, buffer):
-    kinds.append(read(self, buffer))
-    return kinds[-1]
-_pyodide.PyodideTransport._binary = spy
+placed, report = [], _pyodide.PyodideTransport._placed
+def spy(self, op, generation, seq, start, size):
+    placed.append(size)
+    report(self, op, generation, seq, start, size)
+_pyodide.PyodideTransport._placed = spy
 g = await collective.connect_async("${url}", "${token}", timeout=60)
 a = await g.all_reduce_async(np.arange(3.0))
 b = g.all_reduce({"x": np.ones(2, np.int32)})
-big = np.arange(300_000, dtype=np.float32)  # results over 64 KiB: read into place
+big = np.arange(300_000, dtype=np.float32)  # results over 64 KiB: placed by JS
 same = [bool((await g.all_reduce_async(big) == big).all()) for _ in range(2)]
 await g.close_async()
-_pyodide.PyodideTransport._binary = read
-placed = any(type(k).__name__ == "Placed" for k in kinds)
-del kinds
-[g.rank, a.tolist(), b["x"].tolist(), g.members()[0]["kind"], same, placed]`
+_pyodide.PyodideTransport._placed = report
+[g.rank, a.tolist(), b["x"].tolist(), g.members()[0]["kind"], same, sum(placed)]`
 ).then(r => r.toJs())""", [c.url, c.token])
-    assert out == [0, [0.0, 1.0, 2.0], [1, 1], "browser", [True, True], True]
+    # every result byte reached Python placed by JS (the 24- and 8-byte ones as well)
+    assert out == [0, [0.0, 1.0, 2.0], [1, 1], "browser", [True, True], 24 + 8 + 2 * big_bytes]
+
+
+big_bytes = 300_000 * 4
+
+
+def test_browser_contributions_in_chunks_and_results_in_pieces(make_coordinator,
+                                                                browser_session):
+    """Two groups in one Pyodide, sending in 4 KiB messages: payloads exactly one chunk,
+    one byte element over, mixed dtypes with padding across chunk boundaries, results in
+    many pieces, and a refused contribution (results already placed are redone)."""
+    c = make_coordinator(2, allow_origins=[browser_session.browser.server.url])
+    out = browser_session.page.evaluate(
+        """([url, token]) => {
+  const Plain = globalThis.WebSocket, counts = globalThis.texflowTestCounts = [];
+  globalThis.WebSocket = class extends Plain {  // counts each socket's binary messages
+    constructor(...args) {
+      super(...args);
+      const i = counts.push(0) - 1;
+      this.addEventListener("message", (e) => { if (typeof e.data !== "string") counts[i]++; });
+    }
+  };
+  return pyodide.runPythonAsync(`
+import asyncio
+import js
+import numpy as np
+from texflow.distribute import _pyodide, collective
+from texflow.errors import InvalidArgumentError
+pieces, report = [], _pyodide.PyodideTransport._placed
+def spy(self, op, generation, seq, start, size):
+    pieces.append(size)
+    report(self, op, generation, seq, start, size)
+_pyodide.PyodideTransport._placed = spy
+groups = await asyncio.gather(*[collective.connect_async(
+    "${url}", "${token}", timeout=60, chunk_bytes=4096, allow_nonfinite=True)
+    for _ in range(2)])
+groups.sort(key=lambda g: g.rank)
+rng = np.random.default_rng(0)
+def case(r):
+    return {"exact": rng.standard_normal(1024).astype(np.float32) + r,     # 4096 bytes
+            "over": np.arange(1025, dtype=np.float32) * (r + 1),         # 4100
+            "mixed": [np.full(1001, r + 1.5, np.float32), np.arange(700.0) * r,
+                      np.arange(3, dtype=np.int32) + r],                  # padded runs
+            "big": np.arange(100_000, dtype=np.float32) * (r + 1)}        # 98 messages
+checks = []
+for key in ("exact", "over", "mixed", "big"):
+    xs = [case(r)[key] for r in range(2)]
+    ys = await asyncio.gather(*[g.all_reduce_async(x) for g, x in zip(groups, xs)])
+    want = [np.add(*pair) for pair in zip(*[x if isinstance(x, list) else [x] for x in xs])]
+    for y in ys:
+        got = y if isinstance(y, list) else [y]
+        checks.append(all(np.array_equal(a, b) for a, b in zip(got, want)))
+calls, messages = len(pieces), list(js.texflowTestCounts)
+bad = np.arange(100_000, dtype=np.float32)
+bad[-1] = np.nan                     # refused once its last chunk is in
+good = np.arange(100_000, dtype=np.float32)
+waiting = asyncio.ensure_future(groups[1].all_reduce_async(good))
+try:
+    await groups[0].all_reduce_async(bad)
+    refused = "no error"
+except InvalidArgumentError as e:
+    refused = "non-finite" in str(e)
+again = await groups[0].all_reduce_async(good)
+other = await waiting
+checks += [bool((again == 2 * good).all()), bool((other == 2 * good).all())]
+for g in groups:
+    await g.close_async()
+_pyodide.PyodideTransport._placed = report
+[checks, refused, calls, messages]`
+  ).then(r => r.toJs()).finally(() => { globalThis.WebSocket = Plain; });
+}""", [c.url, c.token])
+    checks, refused, calls, messages = out
+    assert checks == [True] * 10 and refused is True, out
+    # 4 collectives of 2 groups: one call into Python each, though the big results came in
+    # several messages (4 collectives, the big one 400 KB: at least 3 + 5 messages)
+    assert calls == 8 and len(messages) == 2 and min(messages) >= 8, out

@@ -1,33 +1,42 @@
-"""A replayed step as one prepared launch list (WebGL): `build` and `Program.run`.
+"""A replayed step as one prepared launch program (WebGL, WebGPU): `build`, `Program.run`.
 
 After a trace's first untaped replay on a backend that offers it (`add_program`),
-every kernel launch of the step is known: its JS plan, which textures it reads and
-writes, its scalar operands. `build` turns the fused steps into a program of
-launches over numbered registers, stored once in JavaScript:
+every kernel launch of the step is known: its backend plan, which textures or
+buffers it reads and writes, its scalar operands. `build` turns the fused steps into
+a program of launches over numbered registers, stored once in JavaScript:
 
 - a value made and used only by kernels gets an arena register; registers whose
-  lives do not overlap share a texture (first fit per texture layout), and the
-  arena's textures are taken from the pool for the replay and given back after;
+  lives do not overlap share a texture or buffer (first fit per pool key); the
+  arena is taken from the pool at the first replay and parked with the program
+  between replays (backends/parking.py), so JS keeps those registers;
 - a value Python needs as an array (the step's outputs, values assigned to
-  Variables, arguments of host code) gets a pool texture of its own at the
-  launch that makes it, wrapped as an NDArray as eager execution would;
+  Variables, arguments of host code) gets a pool texture or buffer of its own at
+  the launch that makes it, wrapped as an NDArray as eager execution would;
 - arguments, captured arrays, Variables and host results are read into external
-  registers by texture id when the replay reaches them.
+  registers by id when the replay reaches them.
 
 A replay then walks a short list of events in Python: per segment of launches
-it sends the texture ids of its external registers and "run launches a..b"; between
+it sends the ids of its external registers and "run launches a..b"; between
 segments it runs host code (random draws, Keras's step scalars) and anything that
 could not be prepared (host-only ops, views Python must see); after a segment it
 does the segment's Variable assignments and frees. Everything goes into the
 backend's batch, so a step reaches JavaScript in one call (small host uploads
 ride along; a read sends what is pending first).
+
+What a backend provides: `program_plan(key)` (the plan made for an engine key, or
+None), `plan_buffers(plan, n_outputs)` (pool keys of its outputs and temporaries),
+`plan_launches(plan, in_regs, scalars, out_regs, scratch_regs)` (its launch records
+over registers), `add_program(records, number, n_registers)` (stores them in JS;
+returns the id and each record's position there), `delete_program(id)`,
+`program_pool` (acquire/release by pool key, park/unpark), `plan_generation` and
+`_batch` (the pending launch list: -2 sets registers, -1 runs launches).
 """
 
 from ..engine import memory
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_into
-from ..engine.trace import slots_in, step_reads
+from ..engine.trace import python_slots, step_reads
 
 _SCALARS = (float, int, bool)
 
@@ -51,16 +60,21 @@ class Program:
 
     def run(self, values, run_host):
         be = self.backend
-        pool = be.pool
+        pool = be.program_pool
         pid = self.pid
         stack = scopes._local.stack
         tracked = stack[-1].tracked if stack else None
-        arena = [pool.acquire(k) for k in self.arena_keys]
-        try:
+        # The arena stays with the program between replays ("parked", counted as pooled),
+        # so JS keeps its registers and bind groups; the pool takes it back when it
+        # would otherwise allocate (a miss), so it never holds memory others need.
+        arena = pool.unpark(pid)
+        if arena is None:
+            arena = [pool.acquire(k) for k in self.arena_keys]
             sets = [-2, pid, len(arena)]
-            for p, tex in enumerate(arena):
-                sets += (p, tex.id)
+            for p, h in enumerate(arena):
+                sets += (p, h if type(h) is int else h.id)
             be._batch += sets
+        try:
             for event in self.events:
                 kind = event[0]
                 if kind == "seg":
@@ -70,13 +84,19 @@ class Program:
                         storage = values[slot]._storage
                         if storage is None or storage.backend is not be:
                             storage = _moved(values[slot], be)
-                        sets += (reg, storage.handle.id)
-                    for reg, slot, key, cls, shape, dtype, size in made:
-                        tex = pool.acquire(key)
-                        y = values[slot] = cls(Storage(size, dtype, None, be, tex), shape, dtype)
+                        h = storage.handle
+                        sets += (reg, h if type(h) is int else h.id)
+                    for m in made:  # [reg, slot, key, cls, shape, dtype, size, last, before]
+                        # the handle this value had two replays ago, if free: a Variable's
+                        # new value then alternates between two buffers, whose bind
+                        # groups WebGPU keeps
+                        h = pool.acquire_as(m[2], m[8])
+                        m[8] = m[7]
+                        m[7] = h
+                        y = values[m[1]] = m[3](Storage(m[6], m[5], None, be, h), m[4], m[5])
                         if tracked is not None:
                             tracked.append(y)
-                        sets += (reg, tex.id)
+                        sets += (m[0], h if type(h) is int else h.id)
                     be._batch += (-2, pid, len(sets) >> 1, *sets, -1, pid, start, end)
                     memory._state["num_launches"] += launches
                     _post(post, values)
@@ -92,8 +112,7 @@ class Program:
                     run_into(values, outs, op, inputs, attrs, view)
                     _post(post, values)
         finally:
-            for tex in arena:
-                pool.release(tex)
+            pool.park(pid, arena)
 
 
 def _moved(x, backend):
@@ -147,15 +166,7 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
             root[step[3]] = root.get(step[1], step[1])
         else:
             kinds.append(kind)
-    # slots Python needs as NDArrays
-    need = set(out_slots)
-    for i, step in enumerate(steps):
-        if kinds[i] == "assign":
-            need.add(step[2])
-        elif kinds[i] == "host":
-            slots_in((step[2], step[3]), need)
-        elif kinds[i] == "py":
-            need.update(k for k in step[2] if not is_scalar(k))
+    need = python_slots(steps, kinds, out_slots, is_scalar)
     # an alias Python needs, or one of a Variable (whose value changes), is made in Python
     for i in range(len(steps) - 1, -1, -1):
         if kinds[i] == "alias":
@@ -233,38 +244,26 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
             in_regs = [None if is_scalar(k) else read(k, i) for k in ins]
             scalars = [template[k] if is_scalar(k) else None for k in ins]
             s = open_seg()
-            for k, plan, out_plan in _kernel_plans(backend, op, launch, outs):
-                o = outs[k]
-                shape, dtype, size, cls, _ = launch.plan.outputs[k]
-                if o in escaping:
-                    reg = ext_of[o] = new_ext()
-                    s["made"].append((reg, o, out_plan.out_key, cls, shape, dtype, size))
-                    kinds_of_slot[o] = "python"
-                else:
-                    vregs.append([out_plan.out_key, i, i])
-                    arena_of[o] = len(vregs) - 1
-                    reg = ("a", len(vregs) - 1)
-                extra_regs = {}
-                for j, ek in enumerate(getattr(plan, "extra_outputs", ()), 1):
-                    eo = outs[j]
-                    if eo in escaping:
-                        extra_regs[ek] = ext_of[eo] = new_ext()
-                        eshape, edtype, esize, ecls, _ = launch.plan.outputs[j]
-                        s["made"].append((extra_regs[ek], eo, plan.temp_keys[ek], ecls,
-                                          eshape, edtype, esize))
-                        kinds_of_slot[eo] = "python"
-                    else:
-                        vregs.append([plan.temp_keys[ek], i, i])
-                        arena_of[eo] = len(vregs) - 1
-                        extra_regs[ek] = ("a", len(vregs) - 1)
-                temps = []
-                for j, key in enumerate(plan.temp_keys):
-                    if j in extra_regs:
-                        temps.append(extra_regs[j])
+            for plan, made in _kernel_plans(backend, op, launch, outs):
+                out_keys, scratch_keys = backend.plan_buffers(plan, len(made))
+                out_regs = []
+                for j, key in zip(made, out_keys):
+                    o = outs[j]
+                    if o in escaping:
+                        reg = ext_of[o] = new_ext()
+                        shape, dtype, size, cls, _ = launch.plan.outputs[j]
+                        s["made"].append((reg, o, key, cls, shape, dtype, size))
+                        kinds_of_slot[o] = "python"
                     else:
                         vregs.append([key, i, i])
-                        temps.append(("a", len(vregs) - 1))
-                launches = backend.plan_launches(plan, in_regs, scalars, reg, temps)
+                        arena_of[o] = len(vregs) - 1
+                        reg = ("a", len(vregs) - 1)
+                    out_regs.append(reg)
+                temps = []
+                for key in scratch_keys:
+                    vregs.append([key, i, i])
+                    temps.append(("a", len(vregs) - 1))
+                launches = backend.plan_launches(plan, in_regs, scalars, out_regs, temps)
                 records.extend(launches)
                 s["n"] += len(launches)
             dispose_after(i, s["post"])
@@ -315,38 +314,31 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
     def number(reg):
         return physical[reg[1]] if reg[0] == "a" else base + reg[1]
 
-    words = []
-    offsets = []
-    for js_id, outs, ins, s0, s1 in records:
-        offsets.append(len(words))
-        words += (js_id, len(outs), len(ins), *map(number, outs), *map(number, ins), s0, s1)
-    offsets.append(len(words))
+    pid, offsets = backend.add_program(records, number, base + num_ext[0])
     final = []
     for event in events:
         if type(event) is dict:
             reads = [(number(reg), slot) for reg, slot in event["reads"]]
-            made = [(number(m[0]),) + m[1:] for m in event["made"]]
+            made = [[number(m[0]), *m[1:], None, None] for m in event["made"]]
             start, end = offsets[event["start"]], offsets[event["start"] + event["n"]]
             final.append(("seg", reads, made, start, end, event["n"], event["post"]))
         else:
             final.append(event)
-    pid = backend.add_program(words, base + num_ext[0])
     return Program(backend, pid, arena_keys, final, backend.plan_generation)
 
 
 def _kernel_plans(backend, op, launch, outs):
-    """[(output index, the backend plan that makes it, the plan whose out_key it has)]."""
+    """[(a backend plan, the indices of the outputs it makes)] for one op's launch."""
     key = launch.key
     if op.num_outputs == 1 or op.num_outputs is None:
         plan = backend.program_plan(key)
         if plan is None:
             raise NotPrepared(op.name)
-        return [(0, plan, plan)]
+        return [(plan, range(len(outs)))]
     result = []
     for k in range(len(outs)):
         plan = backend.program_plan((key, k))
         if plan is None:
             raise NotPrepared(op.name)
-        result.append((k, plan, plan))
+        result.append((plan, (k,)))
     return result
-

@@ -28,7 +28,7 @@ from .. import dtypes
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_into
-from ..engine.trace import slots_in, step_reads
+from ..engine.trace import python_slots, step_reads
 from .replay import _moved
 
 _SCALARS = (float, int, bool)
@@ -52,34 +52,21 @@ class HostProgram:
         for event in self.events:
             kind = event[0]
             if kind is _KERNEL:
-                _, fn, attrs, ins, outs, joint, bare_free, nd_free = event
-                args = []
-                for mode, k, dims in ins:
-                    if mode == 0:
-                        args.append(values[k])
-                    elif mode == 1:
-                        storage = values[k]._storage
-                        if storage is None or storage.backend is not be:
-                            storage = _moved(values[k], be)
-                        args.append(storage.handle.reshape(dims))
-                    else:
-                        args.append(k)
+                _, fn, attrs, args, bare_in, nd_in, outs, joint, bare_free, nd_free = event
+                args = args.copy()  # the trace's Python scalars in place
+                for p, k in bare_in:
+                    args[p] = values[k]
+                for p, k, dims in nd_in:
+                    storage = values[k]._storage
+                    if storage is None or storage.backend is not be:
+                        storage = _moved(values[k], be)
+                    args[p] = storage.handle.reshape(dims)
                 result = be.call(fn, args, attrs)
-                for (k, dims, np_dtype, wrap), r in zip(outs, result if joint else (result,)):
-                    if type(r) is not np.ndarray or r.dtype != np_dtype:
-                        r = np.asarray(r).astype(np_dtype, copy=False)
-                    if r.shape != dims:
-                        r = np.broadcast_to(r, dims)
-                    if not r.flags.c_contiguous:
-                        r = np.ascontiguousarray(r)
-                    if wrap is None:
-                        values[k] = r
-                    else:
-                        cls, shape, dtype, size = wrap
-                        y = values[k] = cls(Storage(size, dtype, None, be, r.reshape(-1)),
-                                            shape, dtype)
-                        if tracked is not None:
-                            tracked.append(y)
+                if joint:
+                    for out, r in zip(outs, result):
+                        _store(values, out, r, be, tracked)
+                else:
+                    _store(values, outs[0], result, be, tracked)
                 for k in bare_free:
                     values[k] = None
                 for k in nd_free:
@@ -101,6 +88,25 @@ class HostProgram:
                 values[k] = None
             for k in nd_free:
                 values[k].dispose()
+
+
+def _store(values, out, r, be, tracked):
+    """Kernel result `r` in slot `out[0]`, in its dtype, shape and layout as eager execution
+    stores it: bare, or as an NDArray (tracked by the replay's scope) when `out[3]`."""
+    k, dims, np_dtype, wrap = out
+    if type(r) is not np.ndarray or r.dtype != np_dtype:
+        r = np.asarray(r).astype(np_dtype, copy=False)
+    if r.shape != dims:
+        r = np.broadcast_to(r, dims)
+    if not r.flags.c_contiguous:
+        r = np.ascontiguousarray(r)
+    if wrap is None:
+        values[k] = r
+    else:
+        cls, shape, dtype, size = wrap
+        y = values[k] = cls(Storage(size, dtype, None, be, r.reshape(-1)), shape, dtype)
+        if tracked is not None:
+            tracked.append(y)
 
 
 def _input_dims(key, n):
@@ -144,14 +150,7 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
                 kinds.append("kernel")
         else:
             kinds.append(kind)
-    need = set(out_slots)   # slots Python must see as NDArrays
-    for i, step in enumerate(steps):
-        if kinds[i] == "assign":
-            need.add(step[2])
-        elif kinds[i] == "host":
-            slots_in((step[2], step[3]), need)
-        elif kinds[i] == "py":
-            need.update(k for k in step[2] if not is_scalar(k))
+    need = python_slots(steps, kinds, out_slots, is_scalar)
     for i in range(len(steps) - 1, -1, -1):  # a view Python needs needs its source
         if kinds[i] == "alias":
             src, out = _alias(steps[i])
@@ -176,10 +175,13 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
         if kind == "kernel":
             _, op, ins, attrs, outs, _ = step
             launch = launchers[i]
-            bound = []
-            for k, dims in zip(ins, _input_dims(launch.key, len(ins))):
-                bound.append((2, template[k], None) if is_scalar(k) else
-                             (0, k, None) if k in bare else (1, k, dims))
+            args, bare_in, nd_in = [], [], []
+            for p, (k, dims) in enumerate(zip(ins, _input_dims(launch.key, len(ins)))):
+                args.append(template[k] if is_scalar(k) else None)
+                if k in bare:
+                    bare_in.append((p, k))
+                elif not is_scalar(k):
+                    nd_in.append((p, k, dims))
             made = []
             for k, (shape, dtype, size, cls, dims) in zip(outs, launch.plan.outputs):
                 wrap = None if k in bare else (cls, shape, dtype, size)
@@ -188,8 +190,8 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
             prepared = getattr(fn, "prepared", None)  # a kernel planned for one signature
             if prepared is not None:
                 fn, attrs = prepared(attrs), {}
-            events.append((_KERNEL, fn, attrs, tuple(bound), tuple(made),
-                           op.num_outputs is None) + frees)
+            events.append((_KERNEL, fn, attrs, args, tuple(bare_in), tuple(nd_in),
+                           tuple(made), op.num_outputs is None) + frees)
         elif kind == "dead":
             continue
         elif kind == "alias":

@@ -72,6 +72,7 @@ class WebGLBackend(Backend):
         if reason is not None:
             raise BackendError(f"WebGL2 could not start: {reason}")
         self.pool = TexturePool(self.js)
+        self.program_pool = self.pool  # where launch programs take their textures
         # render targets a fragment may write (blocked matmul), at most 8
         self.max_draw_buffers = min(8, self.info()["maxDrawBuffers"])
         self._launch = self.js.launch
@@ -128,10 +129,23 @@ class WebGLBackend(Backend):
         """The launch plan made for engine key `key`, or None."""
         return self._plans.get(key)
 
-    def plan_launches(self, plan, in_regs, scalars, out_reg, temps):
+    @staticmethod
+    def plan_buffers(plan, num_outputs):
+        """Pool keys of `plan`'s outputs and of its other temporaries."""
+        extra = plan.extra_outputs
+        return ([plan.out_key] + [plan.temp_keys[j] for j in extra],
+                [k for j, k in enumerate(plan.temp_keys) if j not in extra])
+
+    def plan_launches(self, plan, in_regs, scalars, out_regs, scratch_regs):
         """`plan`'s launches over registers: [(JS plan id, out regs, in regs, s0, s1)] for
         inputs in registers `in_regs` (None for a scalar input, whose value `scalars`
-        has), the output in `out_reg` and temporary j in `temps[j]`."""
+        has), outputs in `out_regs` and the other temporaries in `scratch_regs` (in
+        `plan_buffers`' order)."""
+        scratch = iter(scratch_regs)
+        temps = [out_regs[1 + plan.extra_outputs.index(j)] if j in plan.extra_outputs
+                 else next(scratch) for j in range(len(plan.temp_keys))]
+        out_reg = out_regs[0]
+
         def reg(ref):
             return in_regs[ref] if ref >= 0 else out_reg if ref == -1 else temps[-2 - ref]
         launches = []
@@ -141,17 +155,26 @@ class WebGLBackend(Backend):
                              s[0], s[1]))
         return launches
 
-    def add_program(self, words, num_registers):
-        """Stores launch records over registers in JS (launchList's format, texture ids
-        replaced by register numbers); returns the program's id."""
+    def add_program(self, records, number, num_registers):
+        """Stores `plan_launches` records in JS (launchList's format, texture ids replaced
+        by register numbers, `number(reg)`); returns the program's id and each record's
+        word offset (and the end's)."""
+        words, offsets = [], []
+        for js_id, outs, ins, s0, s1 in records:
+            offsets.append(len(words))
+            words += (js_id, len(outs), len(ins), *map(number, outs), *map(number, ins),
+                      s0, s1)
+        offsets.append(len(words))
         if self._batch:
             self._send_batch()
-        return self.js.addProgram(self._to_js(np.array(words, np.int64).astype(np.int32)),
-                                  num_registers)
+        pid = self.js.addProgram(self._to_js(np.array(words, np.int64).astype(np.int32)),
+                                 num_registers)
+        return pid, offsets
 
     def delete_program(self, program_id):
         if self._batch:
             self._send_batch()
+        self.pool.parking.drop(program_id)
         self.js.deleteProgram(program_id)
 
     def _deleting(self, tex_id):

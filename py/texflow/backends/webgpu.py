@@ -13,12 +13,17 @@ synchronous reads (`x.get_values()`, `x.numpy()`) block through JSPI
 `runPythonAsync` or `callPromising`, and raise otherwise.
 """
 
+import array
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 
+from .. import dtypes
 from ..errors import BackendError
-from .wgsl.runtime import WGSLBackend
+from .wgsl.runtime import WGSLBackend, bucket, wrap_i32
+
+_BATCHED_UPLOAD = 64  # elements: uploads this small go into a pending launch list
 
 _NO_SYNC = ("a synchronous read of WebGPU data needs JSPI (pyodide.ffi.run_sync), which is "
             "not available here (Python was not entered through runPythonAsync or "
@@ -65,8 +70,39 @@ class WebGPUBackend(WGSLBackend):
             self.MATMUL_BLOCK = (16, 2, 8, 8)  # measured on SwiftShader (Chromium, no GPU)
         self._ex = js.texflowWebGPU.Executor.new(info.device)
         self._launch = self._ex.launch
-        self._create_buffer = self._ex.createBuffer
         self._batch = None
+        # where launch programs (autodiff/replay.py) take their buffers: pool keys are
+        # bucket sizes in bytes, handles buffer ids
+        self.program_pool = SimpleNamespace(acquire=self._take, acquire_as=self._take_as,
+                                            release=self.free,
+                                            park=self.parking.park,
+                                            unpark=self.parking.unpark)
+
+    @property
+    def js(self):
+        """The JS executor (web/webgpu.js `Executor`)."""
+        return self._ex
+
+    @js.setter
+    def js(self, executor):
+        self._ex = executor
+        if self._batch is None:
+            self._launch = executor.launch
+
+    def _take_as(self, nbytes, want):
+        """Buffer `want` when it is free in `nbytes`' bucket, else any (`_take`)."""
+        size = bucket(nbytes)
+        free = self._pool.get(size)
+        if free is None or want not in free:
+            return self._take(nbytes)
+        del free[want]
+        del self._lru[want]
+        self._pooled_bytes -= size
+        self._live += 1
+        return want
+
+    def _create_buffer(self, nbytes):
+        return self._ex.createBuffer(nbytes)
 
     # -- batches: a replayed tf.function step reaches JS as one launch list -------------
 
@@ -85,9 +121,62 @@ class WebGPUBackend(WGSLBackend):
         batch = self._batch
         if batch:
             self._batch = []
-            words = np.array([v if type(v) is int else _float_bits(v) for v in batch],
-                             np.int32)
-            self._ex.launchList(self._ffi.to_js(words))
+            try:  # int32 words, which JS reads in place from wasm memory
+                words = array.array("i", batch)
+            except (TypeError, OverflowError):  # eager launches' float scalars: as bits
+                words = np.array([v if type(v) is int else _float_bits(v) for v in batch],
+                                 np.int32)
+            self._ex.launchList(words)
+
+    def upload(self, values, dtype):
+        size = values.size
+        if self._batch is None or not 0 < size <= _BATCHED_UPLOAD:
+            return super().upload(values, dtype)
+        # a replay's small host values (an optimizer's step scalars) ride in its batch
+        values = np.ascontiguousarray(values, np.float32 if dtype == dtypes.float32
+                                      else np.int32)
+        bid = self._take(4 * size)
+        self._batch += (-3, bid, size, *values.reshape(-1).view(np.int32).tolist())
+        return bid
+
+    # -- launch programs: a replayed step's dispatches, prepared once (autodiff/replay.py)
+
+    def program_plan(self, key):
+        """The recipe made for engine key `key`, or None."""
+        return self._recipes.get(key)
+
+    @staticmethod
+    def plan_buffers(recipe, num_outputs):
+        """Pool keys (bucket bytes) of `recipe`'s outputs and temporaries."""
+        return [bucket(recipe.out_nbytes)] * num_outputs, [bucket(n) for n in recipe.temps]
+
+    @staticmethod
+    def plan_launches(recipe, in_regs, scalars, out_regs, scratch_regs):
+        """`recipe`'s dispatches over registers: [(JS plan id, buffer regs in binding
+        order, scalar words)] for inputs in `in_regs` (None for a scalar input, whose
+        value `scalars` has), outputs in `out_regs`, temporaries in `scratch_regs`."""
+        table = list(in_regs) + list(out_regs) + list(scratch_regs)
+        return [(step.plan, [table[r] for r in step.refs],
+                 [_float_bits(float(scalars[r])) if is_float else wrap_i32(scalars[r])
+                  for r, _, is_float in step.scalars]) for step in recipe.steps]
+
+    def add_program(self, records, number, num_registers):
+        """Stores `plan_launches` records in JS (buffer ids replaced by register numbers,
+        `number(reg)`): pipelines, bind group layouts and every dispatch's parameters
+        are made there once. Returns the program's id and each record's position."""
+        words = []
+        for plan, regs, scalars in records:
+            words += (plan, len(regs), *map(number, regs), len(scalars), *scalars)
+        if self._batch:
+            self._send_batch()
+        pid = self._ex.addProgram(self._ffi.to_js(np.array(words, np.int32)), num_registers)
+        return pid, list(range(len(records) + 1))
+
+    def delete_program(self, program_id):
+        if self._batch:
+            self._send_batch()
+        self.parking.drop(program_id)
+        self._ex.deleteProgram(program_id)
 
     def end_batch(self):
         try:

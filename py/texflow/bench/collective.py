@@ -315,7 +315,9 @@ def _verdict(ok):
 
 
 def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
-    """Appends the benchmark's tables (markdown) to `out`."""
+    """Appends the benchmark's tables (markdown) to `out`; `browser_raw`: ({size: ms} of
+    one browser echo, {size: ms} of two at once)."""
+    browser_raw, browser_two = browser_raw or (None, None)
     counts = sorted(native)
     out += ["", "All-reduce (sum) of float32 through the coordinator: ms, median of repeats, "
             "each worker its own process; echo = the same bytes sent through a `websockets` "
@@ -323,13 +325,13 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
     head = ["floats", "websockets echo", "TensorFlow MWMS, 2"] + \
         [f"texflow, {k} native" for k in counts]
     if browser:
-        head += ["texflow, 2 browser", "browser WebSocket echo"]
+        head += ["texflow, 2 browser", "browser WebSocket echo", "2 browser echoes at once"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
     for n in sizes:
         row = [f"{n:,}", _ms(raw[n]), _ms(tf[n] if tf else None)]
         row += [_ms(native[k][n]) for k in counts]
         if browser:
-            row += [_ms(browser[n]), _ms(browser_raw[n])]
+            row += [_ms(browser[n]), _ms(browser_raw[n]), _ms(browser_two[n])]
         out.append("| " + " | ".join(row) + " |")
     out += ["", "Targets (ratios from this run)", "", "| case | measured | target |",
             "|---|---:|---|"]
@@ -349,6 +351,10 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
             share = browser_raw[n] / browser[n]
             out.append(f"| 2 browser vs browser WebSocket, {label} | {share:.0%} of its "
                        f"throughput | > 70%: {_verdict(share > 0.7)} |")
+            share = browser_two[n] / browser[n]
+            out.append(f"| 2 browser vs 2 browser echoes at once, {label} | {share:.0%} of "
+                       f"their throughput | (no target: what the 2 workers' traffic costs "
+                       f"the browser and machine they share) |")
     if shards:
         one, two_shards = (run.times[10_000_000] for run in shards)
         speedup = one / two_shards
@@ -380,13 +386,17 @@ def cpu_table(raw_cpu, run, out, n=10_000_000):
 
 
 def chunk_table(rows, out):
-    out += ["", "Message size of native workers (2 workers, 10M float32; same run): ms / "
-            "CPU ms per worker / coordinator CPU ms", "",
-            "| chunk | ms | worker CPU | coordinator CPU |", "|---:|---:|---:|---:|"]
-    for chunk, run in rows.items():
-        n = 10_000_000
-        out.append(f"| {chunk >> 10} KiB | {_ms(run.times[n]).strip()} | {run.cpu[n]:.1f} | "
-                   f"{run.coordinator_cpu:.1f} |")
+    """`rows`: {chunk bytes: (NativeRun of 1M, NativeRun of 10M)}."""
+    out += ["", "Message size of native workers (2 workers; same run): ms / CPU ms per worker / "
+            "coordinator CPU ms, for 1M and 10M float32", "",
+            "| chunk | 1M ms | 1M worker CPU | 1M coordinator CPU | 10M ms | 10M worker CPU | "
+            "10M coordinator CPU |", "|---:|---:|---:|---:|---:|---:|---:|"]
+    for chunk, runs in rows.items():
+        cells = []
+        for n, run in zip((1_000_000, 10_000_000), runs):
+            cells += [_ms(run.times[n]).strip(), f"{run.cpu[n]:.1f}",
+                      f"{run.coordinator_cpu:.1f}"]
+        out.append(f"| {chunk >> 10} KiB | " + " | ".join(cells) + " |")
 
 
 def _load():
@@ -430,14 +440,17 @@ def main(args):
     if not args.no_browser:
         from . import collective_browser
         step("texflow, 2 browser workers, and the browser's WebSocket")
-        browser, browser_raw, version = collective_browser.measure(sizes, repeats)
+        browser, browser_raw, browser_two, version = collective_browser.measure(sizes,
+                                                                                repeats)
         out.append(f"browser: Chromium {version} (headless), workers in Web Workers")
+        browser_raw = (browser_raw, browser_two)
     tables(sizes, raw, tf, native, browser, browser_raw, shards, out)
     cpu_table(raw_cpu, cpu_run, out)
     if not args.quick:
         step("message sizes of native workers")
-        chunk_table({c: measure_native(2, [10_000_000], repeats, chunk=c)
-                     for c in (256 << 10, 1 << 20, 4 << 20)}, out)
+        chunk_table({c: tuple(measure_native(2, [n], repeats, chunk=c)
+                               for n in (1_000_000, 10_000_000))
+                     for c in (256 << 10, 1 << 20, 2 << 20, 4 << 20)}, out)
         step("the native client's transport: sync client vs asyncio loop thread")
         kinds = measure_client_kinds([1_000, 1_000_000, 10_000_000], repeats)
         out += ["", "Native client transport: the same echo through `websockets`' two "

@@ -172,6 +172,14 @@ class Core:
         p = self.pending
         return None if p is None else p.result_sink(index, head, size)
 
+    def result_region(self, index):
+        """(op, generation, seq, start, end, 0, result buffer) of the reduction results
+        still to come on connection `index`, which may be placed straight into the buffer
+        (whose byte 0 is the payload's byte 0), or None (see Pending.result_region)."""
+        p = self.pending
+        region = None if p is None else p.result_region(index)
+        return None if region is None else (*region, 0, p.result)
+
     def on_message(self, index, message):
         placed = None
         if isinstance(message, wire.Placed):  # its data is already in the result (result_sink)
@@ -378,6 +386,11 @@ class Core:
             wire.pack_table(wire.Layout([]))
         attempt = p.attempts.get(index, 0)
         reader = p.reader
+        send_chunks = getattr(conn, "send_chunks", None)
+        if send_chunks is not None:  # the browser's socket: all messages in one call
+            if not p.finished:
+                await send_chunks(p, lo, hi, table, attempt, self.chunk_bytes)
+            return
         start, first = lo, True
         while first or start < hi:
             end = min(hi, start + self.chunk_bytes)

@@ -52,7 +52,9 @@ class Pending:
         self.received = dict.fromkeys(self.shards, 0)
         self.result = _results.take(layout.total) if op in wire.REDUCTIONS else None
         self.result_layout = None
-        self.sunk = 0       # bytes result_sink placed whose messages are still to come
+        # Bytes of each connection's results that a sink (result_sink, result_region) may
+        # place before their messages come; placed bytes beyond it fail the collective.
+        self.sunk = dict.fromkeys(self.shards, 0)
 
     def slice_of(self, index):
         return self.cuts[index], self.cuts[index + 1]
@@ -69,8 +71,22 @@ class Pending:
         if h.kind != wire.RESULT or h.table or (h.generation, h.seq) != (
                 self.generation, self.seq) or not lo <= h.offset <= h.offset + n <= hi:
             return None
-        self.sunk += n
+        self.sunk[index] += n
         return memoryview(self.result)[h.offset:h.offset + n]
+
+    def result_region(self, index):
+        """(op, generation, seq, start, end) of the results still to come on connection
+        `index` of a reduction, which may be placed straight into `self.result` in order
+        (the browser's socket does, and reports them as one placed message); None when
+        none are to come."""
+        if self.finished or self.op not in wire.REDUCTIONS or index not in self.received:
+            return None
+        lo, hi = self.slice_of(index)
+        start = lo + self.received[index]
+        if start >= hi:
+            return None
+        self.sunk[index] = hi - start  # what an earlier region did not place is void
+        return self.op, self.generation, self.seq, start, hi
 
     def result_message(self, index, h, placed=None):
         """One result message; `placed`: its data's size when result_sink already put the
@@ -88,11 +104,11 @@ class Pending:
                 return
             if placed is None:
                 self.result[h.offset:h.offset + size] = np.frombuffer(data, np.uint8)
-            elif placed > self.sunk:  # never expected: data placed for another collective
+            elif placed > self.sunk[index]:  # never expected: placed for another collective
                 self.fail(wire.WireError("a result's data was read into another collective"))
                 return
             else:
-                self.sunk -= placed
+                self.sunk[index] -= placed
             self.received[index] += size
             if all(self.received[j] == self.cuts[j + 1] - self.cuts[j] for j in self.shards):
                 self._finish(self._reduced())

@@ -324,3 +324,18 @@ def flatten_arrays(value, out):
     elif isinstance(value, dict):
         for v in value.values():
             flatten_arrays(v, out)
+
+
+def python_slots(steps, kinds, out_slots, is_scalar):
+    """The slots a replay program must keep as NDArrays, as Python sees them: the
+    outputs, values assigned to Variables ("assign" steps), host code's arguments
+    ("host") and the array inputs of ops Python runs ("py"), by `kinds[i]` of step i."""
+    need = set(out_slots)
+    for step, kind in zip(steps, kinds):
+        if kind == "assign":
+            need.add(step[2])
+        elif kind == "host":
+            slots_in((step[2], step[3]), need)
+        elif kind == "py":
+            need.update(k for k in step[2] if not is_scalar(k))
+    return need

@@ -23,6 +23,7 @@ count: beyond either cap the least recently freed texture is deleted, so
 """
 
 from ...errors import BackendError
+from ..parking import Parking
 
 MAX_WIDTH = 8192
 MAX_ELEMENTS = 4 * MAX_WIDTH * MAX_WIDTH
@@ -88,17 +89,28 @@ class TexturePool:
         self.order = {}        # Tex -> None, least recently freed first (dicts keep order)
         self.pooled_bytes = 0
         self.in_use = 0
+        # launch programs' arenas kept between replays (backends/parking.py)
+        self.parking = Parking(self.release, lambda tex: tex.nbytes)
+        self.park = self.parking.park
+        self.unpark = self.parking.unpark
 
     def acquire(self, key):
         """A texture of pool key `key`, recycled when one is free."""
-        self.in_use += 1
         stack = self.free_lists.get(key)
+        if not stack and self.parking.held and self.parking.reclaim():
+            stack = self.free_lists.get(key)
+        self.in_use += 1
         if stack:
             tex = stack.pop()
             del self.order[tex]
             self.pooled_bytes -= tex.nbytes
             return tex
         return Tex(self._create(key[0], key[1], key[2]), key)
+
+    def acquire_as(self, key, want):
+        """A texture of pool key `key` (`want`, one a launch program had, is not looked
+        for: WebGL has no bind groups to keep)."""
+        return self.acquire(key)
 
     def release(self, tex):
         """Returns `tex` to the pool, deleting the oldest pooled textures beyond the caps."""
@@ -120,11 +132,15 @@ class TexturePool:
 
     def clear(self):
         """Deletes every pooled texture."""
+        self.parking.reclaim()
         saved = self.max_count
         self.max_count = 0
         self._evict()
         self.max_count = saved
 
     def info(self):
-        return {"num_gpu_objects": self.in_use, "num_pooled_gpu_objects": len(self.order),
-                "pooled_bytes": self.pooled_bytes, "pool_limit_bytes": self.max_bytes}
+        parked = self.parking
+        return {"num_gpu_objects": self.in_use - parked.count,
+                "num_pooled_gpu_objects": len(self.order) + parked.count,
+                "pooled_bytes": self.pooled_bytes + parked.nbytes,
+                "pool_limit_bytes": self.max_bytes}

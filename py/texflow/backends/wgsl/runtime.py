@@ -21,6 +21,7 @@ import numpy as np
 from ... import dtypes
 from ...engine import memory
 from ..base import Backend
+from ..parking import Parking
 
 _SCALARS = (float, int, bool)
 
@@ -73,12 +74,17 @@ class WGSLBackend(Backend):
         self._live = 0
         self._recipes = {}
         self._pipelines = {}         # program key -> compiled pipeline
+        self.plan_generation = 0     # changes when plans (and so launch programs) are dropped
+        # launch programs' arenas kept between replays (backends/parking.py)
+        self.parking = Parking(self.free, self._size.__getitem__)
 
     # -- storage ---------------------------------------------------------------------
 
     def _take(self, nbytes):
         size = bucket(nbytes)
         free = self._pool.get(size)
+        if not free and self.parking.held and self.parking.reclaim():
+            free = self._pool.get(size)
         if free:
             bid = free.popitem()[0]
             del self._lru[bid]
@@ -131,8 +137,11 @@ class WGSLBackend(Backend):
         return self._finish_download(out, dtype)
 
     def memory_info(self):
-        return {"num_gpu_objects": self._live, "num_pooled_gpu_objects": len(self._lru),
-                "pooled_bytes": self._pooled_bytes, "pool_limit_bytes": self.POOL_BYTES}
+        parked = self.parking
+        return {"num_gpu_objects": self._live - parked.count,
+                "num_pooled_gpu_objects": len(self._lru) + parked.count,
+                "pooled_bytes": self._pooled_bytes + parked.nbytes,
+                "pool_limit_bytes": self.POOL_BYTES}
 
     # -- kernels ---------------------------------------------------------------------
 
@@ -200,6 +209,7 @@ class WGSLBackend(Backend):
         if len(self._recipes) >= self.RECIPE_LIMIT:
             self._recipes.clear()
             self._drop_plans()
+            self.plan_generation += 1
         recipe = fn(self, inputs, out_shape, out_dtype, **attrs)
         for step in recipe.steps:
             pipeline = self._pipelines.get(step.program.key)
