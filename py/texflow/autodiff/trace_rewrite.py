@@ -111,7 +111,7 @@ def hoist_pool_masks(steps, meta, out_slots, state_slots=()):
                 made_by[k] = i
     inserted, dropped = {}, set()
     # new slots after every slot of the trace (a Variable's saved value has no meta)
-    last = [max(max(meta, default=-1), *(max(_slots(s), default=-1) for s in steps))]
+    last = [max([max(meta, default=-1)] + [k for s in steps for k in _slots(s)])]
 
     def slot(shape, dtype):
         last[0] += 1
