@@ -61,9 +61,18 @@ class BrowserTarget:
 
     def call(self, body, kwargs):
         module = self.session.load_test_module(inspect.getsourcefile(body))
-        error = self.session.page.evaluate(
-            "async ([m, f, kw, b]) => await pyodide.pyimport('harness').remote_call(m, f, kw, b)",
-            [module, body.__name__, json.dumps(kwargs), self.backend])
+        try:
+            error = self.session.page.evaluate(
+                "async ([m, f, kw, b]) => await pyodide.pyimport('harness').remote_call("
+                "m, f, kw, b)", [module, body.__name__, json.dumps(kwargs), self.backend])
+        except Exception as e:
+            if "crashed" not in str(e):
+                raise
+            # The renderer process died: this test fails, and the tests after it get a
+            # new page instead of failing one by one against the dead one.
+            self.session.reopen()
+            pytest.fail(f"[{self.name}] the browser page crashed during this test ({e}); "
+                        "the page was opened again for the tests after it", pytrace=False)
         if error:
             pytest.fail(f"[{self.name}, inside Pyodide]\n{error}", pytrace=False)
 
@@ -107,6 +116,12 @@ class TestSession:
                                "importlib.invalidate_caches()')")
             self.loaded.add(name)
         return name
+
+    def reopen(self):
+        """A new page after a crash, with the helpers written again."""
+        self.browser.reopen()
+        self.page = self.browser.page
+        self.prepare()
 
     def close(self):
         self.browser.close()

@@ -77,6 +77,20 @@ class BrowserSession:
         self._pw = sync_playwright().start()
         self._browser = self._pw.chromium.launch(
             executable_path=chromium_path(), headless=not self.headed, args=list(CHROMIUM_FLAGS))
+        self._open_page()
+        self.boot_seconds = time.perf_counter() - t0
+        return self
+
+    def reopen(self):
+        """A new page in the same browser, booted again (after the page crashed: its
+        renderer process is gone, so nothing of it can be reused)."""
+        try:
+            self.page.close()
+        except Exception:  # noqa: BLE001  (a crashed page may refuse to close)
+            pass
+        self._open_page()
+
+    def _open_page(self):
         self.page = self._browser.new_page()
         self.page.on("pageerror", lambda e: self.page_errors.append(str(e)))
         self.page.on("crash", lambda *_: self.page_errors.append("the page crashed"))
@@ -86,8 +100,6 @@ class BrowserSession:
             self.page.evaluate("() => texflowReady")
         except Exception as e:
             raise BrowserError(f"booting Pyodide and texflow failed: {e}") from None
-        self.boot_seconds = time.perf_counter() - t0
-        return self
 
     def _stream(self, stream, text):
         self.on_output(stream, text)
