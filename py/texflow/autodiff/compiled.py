@@ -12,6 +12,7 @@ reductions reading them (fusion_prologue.py). Replaying calls the
 same kernels eager execution calls, so results are identical to eager ones.
 """
 
+import contextlib
 import weakref
 
 from ..engine import context
@@ -100,13 +101,6 @@ class ConcreteFunction:
             self._programs.pop(backend)
         free = None if taped else self._free
         steps = self._unfused if taped else self._steps
-        s = scopes.Scope(self.name)
-        s.__enter__()
-        result = None
-        # In the browser (WebGPU, WebGL) the launches go to JS as one list per call.
-        batch = getattr(backend, "begin_batch", None)
-        if batch is not None:
-            batch()
         # Untaped, ops go straight to their kernels (engine/run.py `prepare`), made once
         # per backend: no signature key, plan lookup or recorder call per op.
         launchers = None
@@ -114,7 +108,7 @@ class ConcreteFunction:
             launchers = self._launchers.get(backend)
             if launchers is None:
                 launchers = self._launchers[backend] = [_UNPREPARED] * len(steps)
-        try:
+        with self._replaying(backend) as result:
             for i, step in enumerate(steps):
                 kind = step[0]
                 if kind is _OP:
@@ -144,15 +138,11 @@ class ConcreteFunction:
                 if free is not None:
                     for k in free[i]:
                         values[k].dispose()
-            result = _fill(self._outputs, values, self._captured)
-        finally:
-            if batch is not None:
-                backend.end_batch()
-            s.end(result)
+            result[0] = _fill(self._outputs, values, self._captured)
         if launchers is not None and program is None and PROGRAMS[0] and (
                 hasattr(backend, "add_program") or getattr(backend, "host_programs", False)):
             self._prepare_program(backend, launchers)
-        return result
+        return result[0]
 
     def _prepare_program(self, backend, launchers):
         """After a replay that made every plan: the step as one launch program."""
@@ -170,20 +160,28 @@ class ConcreteFunction:
         weakref.finalize(program, backend.delete_program, program.pid)
 
     def _run_program(self, program, values, backend):
+        with self._replaying(backend) as result:
+            program.run(values, _run_host)
+            result[0] = _fill(self._outputs, values, self._captured)
+        return result[0]
+
+    @contextlib.contextmanager
+    def _replaying(self, backend):
+        """Where a replay runs: its own scope, which hands the result (`result[0]`, set
+        by the body) to the caller's and frees the rest, and in the browser (WebGPU,
+        WebGL) one list of launches sent to JS per call."""
         s = scopes.Scope(self.name)
         s.__enter__()
-        result = None
+        result = [None]
         batch = getattr(backend, "begin_batch", None)
         if batch is not None:
             batch()
         try:
-            program.run(values, _run_host)
-            result = _fill(self._outputs, values, self._captured)
+            yield result
         finally:
             if batch is not None:
                 backend.end_batch()
-            s.end(result)
-        return result
+            s.end(result[0])
 
     def __repr__(self):
         return (f"<texflow ConcreteFunction {self.name} ({self.num_traced_ops} ops traced, "
