@@ -66,7 +66,7 @@ def test_max_pool_gradient_goes_to_each_windows_first_maximum():
     for xs, ksize, strides, padding in POOL_CASES[:4] + [
             ((3, 9, 8, 5), 2, 2, "VALID"), ((2, 9, 9, 3), 3, 3, "VALID"),
             ((2, 8, 6, 3), (2, 3), (2, 3), "VALID"), ((2, 9, 7, 8), 2, 2, "VALID"),
-            ((1, 8, 9, 4), (2, 3), (2, 3), "SAME")]:
+            ((1, 8, 9, 4), (2, 3), (2, 3), "SAME"), ((2, 7, 5, 8), 2, 2, "SAME")]:
         rng = rng_for("max_pool_grad", xs, ksize, strides, padding)
         x = np.maximum(np.round(values("float32", xs, rng, specials=False), 1), 0)
         x[0, 1, 1, 0] = np.nan

@@ -161,9 +161,30 @@ _pool_kernel("max")
 _pool_kernel("avg")
 
 
+# NaN tests of pool_grad_tiles.wgsl's scalar and vec4 variants
+_NAN = {"f32": "fn nan(x: f32) -> bool { return is_nan_f32(x); }",
+        "vec4<f32>": "fn nan(x: vec4<f32>) -> vec4<bool> {\n"
+                     "  return (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) > "
+                     "vec4<u32>(0x7f800000u);\n}"}
+
+
+def _tiles_grad(x_shape, out_hw, ksize):
+    """max_pool_grad in one pass where the windows tile the image (pool_grad_tiles.wgsl)."""
+    n, h, w, c = x_shape
+    t, words = _channel_words(c)
+    tiles = (-(-h // ksize[0]), -(-w // ksize[1]))
+    total = n * tiles[0] * tiles[1] * words
+    program = _program("pool_grad_tiles", [t, t], t, T=t, width=t, nan=_NAN[t],
+                       I="i32" if t == "f32" else "vec4<i32>")
+    meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *out_hw]
+    return Step(program, meta, grid_for(total), (0, 1, 2))
+
+
 @kernel("max_pool_grad", "wgsl")
 def max_pool_grad(be, inputs, out_shape, out_dtype, ksize, strides, pads):
     x, dy = inputs
+    if tuple(strides) == tuple(ksize) and pads[0] == 0 and pads[2] == 0:
+        return _one(_tiles_grad(x.shape, dy.shape[1:3], ksize), out_shape)
     builder = Builder(2)
     first = builder.temp(4 * dy.size)
     builder.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
