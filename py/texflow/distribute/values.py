@@ -144,7 +144,8 @@ class CommunicationOptions:
     Args:
         bytes_per_pack: accepted (texflow packs all of a step's gradients into one
             message).
-        timeout_seconds: a collective that takes longer raises DeadlineExceededError.
+        timeout_seconds: a collective that takes longer raises DeadlineExceededError
+            (None or 0: no limit).
         implementation: a CommunicationImplementation.
     """
 
@@ -152,12 +153,16 @@ class CommunicationOptions:
                  implementation=CommunicationImplementation.AUTO):
         if bytes_per_pack < 0:
             raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}.")
-        if isinstance(implementation, str):
+        if isinstance(implementation, str) and \
+                implementation.upper() in CommunicationImplementation.__members__:
             implementation = CommunicationImplementation[implementation.upper()]
         if not isinstance(implementation, CommunicationImplementation):
             raise ValueError("implementation should be a "
                              "tf.distribute.experimental.CommunicationImplementation; "
                              f"received {implementation!r}")
+        if timeout_seconds is not None and not timeout_seconds >= 0:
+            raise ValueError(f"timeout_seconds must be a number of seconds >= 0 (0: none, as "
+                             f"in TensorFlow) or None; received {timeout_seconds!r}")
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation
