@@ -22,7 +22,7 @@ from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from . import values as values_lib
 from .keras_support import KerasSupport
-from .values import PerReplica, ReduceOp
+from .values import PerReplica, ReduceOp, ValueContext
 
 
 class _Contexts(threading.local):
@@ -395,14 +395,6 @@ class Strategy:
 
     def __exit__(self, *exc):
         return False
-
-
-class ValueContext:
-    """What `experimental_distribute_values_from_function` tells its function."""
-
-    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
-        self.replica_id_in_sync_group = replica_id_in_sync_group
-        self.num_replicas_in_sync = num_replicas_in_sync
 
 
 @contextlib.contextmanager

@@ -105,6 +105,15 @@ class InputContext:
                 f"total: {self._num_input_pipelines})")
 
 
+class ValueContext:
+    """What `strategy.experimental_distribute_values_from_function` tells its function
+    (`tf.distribute.experimental.ValueContext`)."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+
 class InputReplicationMode(enum.Enum):
     """How input functions are replicated: one per worker (PER_WORKER, the default) or
     one per replica (PER_REPLICA)."""
