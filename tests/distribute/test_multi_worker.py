@@ -83,6 +83,12 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
         saved = tf.keras.models.load_model(tmp_path / "shared" / "model.keras")
         for got, key in zip(saved.get_weights(), ref.files):
             np.testing.assert_allclose(got, ref[key], rtol=1e-5, atol=1e-5)
+    if mode == "fit":  # dropout: each replica's masks and a fit repeat from the seed;
+        # every worker ends the fit through Dropout with one model
+        said = [next(line for line in out.splitlines() if line.startswith("dropout"))
+                for out in outputs]
+        assert all(line.split()[1:4] == ["True"] * 3 for line in said), said
+        assert len({line.split()[4] for line in said[:-1]}) == 1, said
     if mode == "fit":  # epoch-end logs are over every worker's data: one process's
         for word in ("history", "evaluate"):
             lines = [next(line for line in out.splitlines() if line.startswith(word))

@@ -152,6 +152,13 @@ def test_tf_config_cluster_resolver(monkeypatch):
     monkeypatch.setenv("TF_CONFIG", "{not json")
     with pytest.raises(ValueError, match="not valid JSON"):
         r.cluster_spec()
+    # A "chief" task is rank 0 and the workers follow it (TensorFlow's id_in_cluster)
+    from texflow.distribute import cluster_resolver as resolvers
+    spec = resolvers.ClusterSpec({"chief": ["c:1"], "worker": ["w:1", "w:2"], "ps": ["p:1"]})
+    assert [resolvers.rank_of(spec, "chief", 0), resolvers.rank_of(spec, "worker", 1)] == [0, 2]
+    assert resolvers.task_of(spec, 1) == ("worker", 0) and resolvers.num_sync_workers(spec) == 3
+    with pytest.raises(ValueError, match="'ps'"):
+        resolvers.rank_of(spec, "ps", 0)
 
 
 def test_a_coordinator_job_gets_a_tf_config_naming_its_rank(monkeypatch):
@@ -271,6 +278,9 @@ def test_one_device_and_central_storage_strategies():
     assert float(one.reduce("SUM", one.run(lambda: tf.reduce_sum(v)), axis=None)) == 3.0
     central = tf.distribute.experimental.CentralStorageStrategy(_devices())
     assert central.num_replicas_in_sync == len(_devices())
+    assert central.extended.parameter_devices == (
+        "/job:localhost/replica:0/task:0/device:CPU:0",)
+    assert len(central.extended.worker_devices) == len(_devices())
     with central.scope():
         model = _model()
         model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
