@@ -182,6 +182,8 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
             out["mean"] = s.reduce("MEAN", tf.constant([1.0, 2.0]) * float(i + 1),
                                    axis=None).numpy().tolist()
             out["gather"] = s.gather(rows, axis=0).numpy().tolist()
+            out["replica"] = s.run(
+                lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
             contexts = []
 
             def dataset_fn(context):
@@ -213,7 +215,7 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
             assert got[i]["mean0"] == pytest.approx([5 / 3, 10 / 3])  # over all 3 rows
             assert got[i]["sum0"] == [5.0, 10.0] and got[i]["mean"] == [1.5, 3.0]
             assert got[i]["gather"] == [[1.0, 2.0], [2.0, 4.0], [2.0, 4.0]]
-            assert got[i]["contexts"] == [(2, i, 2, 2)]
+            assert got[i]["contexts"] == [(2, i, 2, 2)] and got[i]["replica"] == i
             assert got[i]["from_fn"] == [[i, i + 2]]
         assert got[0]["dataset"] == [[0, 1], [4, 5]] and got[1]["dataset"] == [[2, 3], [6, 7]]
         strategies[0].extended.communication_options.timeout_seconds = 0.5

@@ -49,6 +49,12 @@ def test_mirrored_fit_matches_one_replica_and_run_reduce_gather():
     np.testing.assert_allclose(h1.history["loss"], h2.history["loss"], rtol=1e-5)
     for a, b in zip(model.get_weights(), plain.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    # evaluate and predict with a short last batch (8 + 8 + 4 rows over the replicas)
+    got, want = (m.evaluate(x, y, batch_size=8, verbose=0, return_dict=True)
+                 for m in (model, plain))
+    assert got == pytest.approx(want, rel=1e-5)
+    np.testing.assert_allclose(model.predict(x, batch_size=8, verbose=0),
+                               plain.predict(x, batch_size=8, verbose=0), rtol=1e-5, atol=1e-6)
     ids = strategy.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
     values = strategy.experimental_local_results(ids)
     assert list(values) == list(range(n))
@@ -93,6 +99,10 @@ def test_distributed_datasets_split_global_batches():
     flat = [int(v) for step in got for part in step for v in np.asarray(part.numpy())]
     assert flat == list(range(10)) and len(got) == 2
     assert [len(part.numpy()) for part in got[0]] == input_lib.split_sizes(5, n)
+    total = sum(float(strategy.reduce("SUM", strategy.run(tf.reduce_sum, args=(batch,)),
+                                      axis=None))
+                for batch in strategy.experimental_distribute_dataset(ds))
+    assert total == 45.0  # each replica ran on its own piece (a PerReplica argument)
     seen = []
 
     def dataset_fn(context):
