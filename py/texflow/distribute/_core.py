@@ -15,12 +15,16 @@ import numpy as np
 
 from ..coordinator import wire
 from ..errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,
-                      UnavailableError, WorkerLostError)
+                      UnauthenticatedError, UnavailableError, WorkerLostError)
 from . import _tensors
 from ._pending import Pending
 
 _ERRORS = {"InvalidArgumentError": InvalidArgumentError, "NotFoundError": NotFoundError,
-           "FailedPreconditionError": FailedPreconditionError}
+           "FailedPreconditionError": FailedPreconditionError,
+           "UnauthenticatedError": UnauthenticatedError}
+# The close code of a coordinator that turned a connection down for what it sent (a wrong
+# token, a refused join, a malformed message): connecting again would be refused again.
+CLOSE_REFUSED = 1008
 
 
 class Membership:
@@ -67,7 +71,7 @@ class Core:
         self.formed = 0            # generations heard of, counted here (a restarted
         self.acked = 0             # coordinator numbers them from 1 again); taken up
         self.broken = None         # the error collectives raise until rejoin/resize
-        self.refused = None        # why the coordinator turned the join down
+        self.refused = None        # the error: why the coordinator turned the join down
         self.allow_nonfinite = False
         self.last_generation = {}  # the latest "generation" message
         self.seq = 0
@@ -108,7 +112,7 @@ class Core:
             if self.closed:
                 raise UnavailableError("the group was closed")
             if self.refused is not None:
-                raise FailedPreconditionError(self.refused)
+                raise type(self.refused)(str(self.refused))
             event = self.changed
             remaining = None if deadline is None else deadline - loop.time()
             if remaining is not None and remaining <= 0:
@@ -246,7 +250,7 @@ class Core:
             return
         p = self.pending
         if "seq" not in msg:  # a refused join
-            self.refused = msg.get("message", "")
+            self.refused = error
             self._fail(error)
             if self.changed is not None:
                 self.changed.set()
@@ -308,6 +312,14 @@ class Core:
             self.broken = UnavailableError(f"this worker connected again elsewhere (a reloaded "
                                            f"page?); this connection was replaced: {reason}")
             self.closed = True
+            return
+        if index == 0 and (code == CLOSE_REFUSED or self.refused is not None):
+            if self.refused is None:
+                self.refused = FailedPreconditionError(
+                    f"the coordinator at {self.url} closed this worker's connection: {reason}")
+            self.broken = self.refused
+            if self.changed is not None:  # a connect or rejoin waiting raises it
+                self.changed.set()
             return
         if index == 0 and self.reconnect and self._reconnecting is None:
             self._reconnecting = asyncio.ensure_future(self._reconnect_loop())
