@@ -19,12 +19,8 @@ from ..errors import (FailedPreconditionError, InvalidArgumentError, NotFoundErr
 from . import _tensors
 from ._pending import Pending
 
-_ERRORS = {"InvalidArgumentError": InvalidArgumentError, "NotFoundError": NotFoundError,
-           "FailedPreconditionError": FailedPreconditionError,
-           "UnauthenticatedError": UnauthenticatedError}
-# The close code of a coordinator that turned a connection down for what it sent (a wrong
-# token, a refused join, a malformed message): connecting again would be refused again.
-CLOSE_REFUSED = 1008
+_ERRORS = {e.__name__: e for e in (InvalidArgumentError, NotFoundError,
+                                   FailedPreconditionError, UnauthenticatedError)}
 
 
 class Membership:
@@ -248,13 +244,12 @@ class Core:
             if future is not None and not future.done():
                 future.set_exception(error)
             return
-        p = self.pending
-        if "seq" not in msg:  # a refused join
+        if "seq" not in msg:  # a refused join (changed: made by connect, before any message)
             self.refused = error
             self._fail(error)
-            if self.changed is not None:
-                self.changed.set()
+            self.changed.set()
             return
+        p = self.pending
         if p is not None and msg["seq"] == p.seq and msg["generation"] == p.generation:
             asyncio.ensure_future(self._refused(p, index, msg["attempt"], error))
 
@@ -286,8 +281,7 @@ class Core:
     def _on_ckpt_info(self, index, msg):
         self._reply(msg, msg.get("latest"))
 
-    def _on_ckpt_saved(self, index, msg):
-        self._reply(msg, msg.get("latest"))
+    _on_ckpt_saved = _on_ckpt_info
 
     def _reply(self, msg, value):
         future = self.requests.pop(msg.get("id"), None)
@@ -313,15 +307,11 @@ class Core:
                                            f"page?); this connection was replaced: {reason}")
             self.closed = True
             return
-        if index == 0 and (code == CLOSE_REFUSED or self.refused is not None):
-            if self.refused is None:
-                self.refused = FailedPreconditionError(
-                    f"the coordinator at {self.url} closed this worker's connection: {reason}")
-            self.broken = self.refused
-            if self.changed is not None:  # a connect or rejoin waiting raises it
-                self.changed.set()
-            return
-        if index == 0 and self.reconnect and self._reconnecting is None:
+        if index == 0 and (code == 1008 or self.refused):  # refused for what it sent (a
+            self.broken = self.refused = self.refused or FailedPreconditionError(  # token):
+                f"the coordinator at {self.url} closed this worker's connection: {reason}")
+            self.changed.set()  # retrying cannot help; a connect or rejoin waiting raises it
+        elif index == 0 and self.reconnect and self._reconnecting is None:
             self._reconnecting = asyncio.ensure_future(self._reconnect_loop())
 
     def _fail(self, error):
