@@ -61,6 +61,29 @@ def test_mirrored_fit_matches_one_replica_and_run_reduce_gather():
             strategy.reduce("SUM", 1.0, axis=None)
 
 
+def test_reduce_and_gather_of_plain_values_integers_and_scalars_follow_tensorflow():
+    # What TensorFlow 2.21's MirroredStrategy over two CPUs gave (scripts run by hand).
+    strategy = tf.distribute.MirroredStrategy(_devices())
+    n = strategy.num_replicas_in_sync
+    plain = tf.constant([1.0, 2.0])
+    assert strategy.gather(plain, axis=0).numpy().tolist() == [1.0, 2.0]  # one copy
+    assert strategy.reduce("MEAN", plain, axis=0).numpy() == 1.5
+    kept = strategy.reduce("MEAN", 3, axis=None)  # the same everywhere: itself
+    assert kept.dtype == tf.int32 and int(kept) == 3
+    ints = strategy.run(lambda: tf.constant([1, 2]) +
+                        tf.distribute.get_replica_context().replica_id_in_sync_group)
+    mean = strategy.reduce("MEAN", ints, axis=None)  # truediv: floats (TF: float64)
+    assert mean.dtype == tf.float32
+    np.testing.assert_allclose(mean.numpy(), [1 + (n - 1) / 2, 2 + (n - 1) / 2])
+    assert strategy.reduce("SUM", ints, axis=None).dtype == tf.int32
+    scalars = strategy.run(lambda: tf.constant(1.0))  # a scalar has no axis 0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank 0"):
+        strategy.reduce("SUM", scalars, axis=0)
+    if n > 1:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="rank 0"):
+            strategy.gather(scalars, axis=0)
+
+
 def test_distributed_datasets_split_global_batches():
     strategy = tf.distribute.MirroredStrategy(_devices())
     n = strategy.num_replicas_in_sync
@@ -154,6 +177,12 @@ def test_small_types():
     opts = tf.distribute.experimental.CommunicationOptions(
         implementation=tf.distribute.experimental.CommunicationImplementation.RING)
     assert opts.implementation.name == "RING"
+    for bad, why in (({"implementation": "TCP"}, "'TCP'"), ({"bytes_per_pack": -1}, "-1"),
+                     ({"timeout_seconds": -2}, "-2")):
+        with pytest.raises(ValueError, match=why):
+            tf.distribute.experimental.CommunicationOptions(**bad)
+    assert tf.distribute.experimental.CommunicationOptions(
+        implementation="nccl").implementation.name == "NCCL"
     s = tf.distribute.MultiWorkerMirroredStrategy(communication_options=opts)
     assert s.num_replicas_in_sync == 1 and s.cluster_resolver.task_type is None
     assert tf.nn.compute_average_loss(tf.constant([1.0, 3.0])).numpy() == 2.0
