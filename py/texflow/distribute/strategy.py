@@ -342,7 +342,7 @@ class Strategy:
         also over that dimension of each replica's value (MEAN divides by the total number
         of rows). Returns a tensor every worker gets.
 
-        >>> tf.distribute.get_strategy().reduce("SUM", 1., axis=None).numpy()
+        >>> float(tf.distribute.get_strategy().reduce("SUM", 1., axis=None))
         1.0
         """
         op = values_lib.reduce_op(reduce_op)
