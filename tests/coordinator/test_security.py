@@ -210,3 +210,22 @@ def test_a_flood_of_connections_does_not_stop_the_group(live_group, caplog):
             ws.close()
     assert refused > 0
     assert "refused a connection: 64 are already joining" in caplog.text
+
+
+def test_a_wrong_token_fails_the_connect_at_once_and_is_not_retried(make_coordinator, caplog):
+    from texflow.errors import UnauthenticatedError
+    c = make_coordinator(1)
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, "texflow.coordinator"):
+        with pytest.raises(UnauthenticatedError, match="wrong or missing token"):
+            collective.connect(c.url, c.token + "x", timeout=60)
+        assert time.monotonic() - started < 10  # not the connect timeout
+        time.sleep(0.5)  # a client that retried would be refused again by now
+    assert caplog.text.count("wrong or missing token") == 1, caplog.text
+
+
+def test_connections_never_compress(make_coordinator):
+    c = make_coordinator(1)
+    with ws_connect(c.url, compression="deflate") as ws:  # offers permessage-deflate
+        assert "permessage-deflate" in ws.request.headers["Sec-WebSocket-Extensions"]
+        assert ws.response.headers.get("Sec-WebSocket-Extensions") is None

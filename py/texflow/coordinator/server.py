@@ -36,6 +36,10 @@ log = logging.getLogger("texflow.coordinator")
 HTTP_CLOSE_TIMEOUT = 60.0
 
 
+class WrongToken(ProtocolViolation):
+    """A hello without the coordinator's token."""
+
+
 class Coordinator:
     """The coordinator; `await start()` then `await serve_forever()` (or `CoordinatorThread`).
 
@@ -153,6 +157,10 @@ class Coordinator:
         except ProtocolViolation as e:
             log.warning("closed a connection from %s before it joined: %s",
                         _peer(ws), e)
+            if isinstance(e, WrongToken):  # our clients raise this at once, not retry
+                await _send(ws, wire.control("error", error="UnauthenticatedError",
+                                             message=f"the coordinator refused this "
+                                                     f"connection: {e}"))
             await ws.close(1008, str(e)[:120])
             return
         finally:
@@ -187,7 +195,7 @@ class Coordinator:
         token = hello.get("token")
         if not isinstance(token, str) or not hmac.compare_digest(token.encode(),
                                                                  self.token.encode()):
-            raise ProtocolViolation("wrong or missing token")
+            raise WrongToken("wrong or missing token")
         return hello
 
     # -- workers ------------------------------------------------------------------------
