@@ -421,3 +421,21 @@ def test_replayed_keras_step_is_one_js_call_with_eager_results():
     assert 0 < n_traced < n_eager, (n_traced, n_eager)
     for e, t in zip(eager + v_eager, traced + v_traced):
         assert np.allclose(e, t, rtol=1e-4, atol=1e-6), (e, t)
+
+
+@each_backend
+def test_next_of_a_dataset_iterator_runs_at_every_call():
+    # as TensorFlow's: each call takes the next element (it was frozen at trace time),
+    # and the end of the data raises OutOfRangeError
+    it = iter(tf.data.Dataset.range(7).map(lambda v: v * 10).batch(3))
+
+    @tf.function
+    def step():
+        return next(it) + 1
+
+    assert [step().numpy().tolist() for _ in range(2)] == [[1, 11, 21], [31, 41, 51]]
+    with raises(tf.errors.InvalidArgumentError, match="traced for"):  # the short last batch
+        step()
+    with raises(tf.errors.OutOfRangeError, match="End of sequence"):
+        step()
+    assert step.experimental_get_tracing_count() == 1
