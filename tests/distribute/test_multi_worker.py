@@ -83,6 +83,12 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
         saved = tf.keras.models.load_model(tmp_path / "shared" / "model.keras")
         for got, key in zip(saved.get_weights(), ref.files):
             np.testing.assert_allclose(got, ref[key], rtol=1e-5, atol=1e-5)
+    if mode == "fit":  # dropout: each replica's masks and a fit repeat from the seed;
+        # every worker ends the fit through Dropout with one model
+        said = [next(line for line in out.splitlines() if line.startswith("dropout"))
+                for out in outputs]
+        assert all(line.split()[1:4] == ["True"] * 3 for line in said), said
+        assert len({line.split()[4] for line in said[:-1]}) == 1, said
     if mode == "fit":  # epoch-end logs are over every worker's data: one process's
         for word in ("history", "evaluate"):
             lines = [next(line for line in out.splitlines() if line.startswith(word))
@@ -176,6 +182,8 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
             out["mean"] = s.reduce("MEAN", tf.constant([1.0, 2.0]) * float(i + 1),
                                    axis=None).numpy().tolist()
             out["gather"] = s.gather(rows, axis=0).numpy().tolist()
+            out["replica"] = s.run(
+                lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
             contexts = []
 
             def dataset_fn(context):
@@ -207,7 +215,7 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
             assert got[i]["mean0"] == pytest.approx([5 / 3, 10 / 3])  # over all 3 rows
             assert got[i]["sum0"] == [5.0, 10.0] and got[i]["mean"] == [1.5, 3.0]
             assert got[i]["gather"] == [[1.0, 2.0], [2.0, 4.0], [2.0, 4.0]]
-            assert got[i]["contexts"] == [(2, i, 2, 2)]
+            assert got[i]["contexts"] == [(2, i, 2, 2)] and got[i]["replica"] == i
             assert got[i]["from_fn"] == [[i, i + 2]]
         assert got[0]["dataset"] == [[0, 1], [4, 5]] and got[1]["dataset"] == [[2, 3], [6, 7]]
         strategies[0].extended.communication_options.timeout_seconds = 0.5
