@@ -98,3 +98,27 @@ def test_signature_keys_as_tensorflow():
     with pytest.raises(TypeError):
         f(x, None)
     assert f.experimental_get_tracing_count() == 5
+
+
+def test_concrete_functions_of_unknown_dimensions_take_every_compatible_shape():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return x * 2.0
+
+    concrete = f.get_concrete_function()  # TensorFlow: the input_signature's specs
+    assert concrete(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert concrete(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [2.0, 4.0, 6.0]
+    with pytest.raises(TypeError, match="Can not cast"):
+        concrete(tf.constant([[1.0]]))
+
+    @tf.function
+    def g(x, y):
+        return x + y
+
+    concrete = g.get_concrete_function(tf.TensorSpec([None, 2]), tf.TensorSpec([2]))
+    assert concrete(tf.ones([3, 2]), tf.ones([2])).shape == (3, 2)
+    with pytest.raises(TypeError, match="takes tensors"):
+        concrete(tf.ones([3, 2]), tf.ones([3]))
+    exact = g.get_concrete_function(tf.ones([2, 2]), tf.ones([2]))  # known shapes: exact
+    with pytest.raises(TypeError, match="traced for tensors"):
+        exact(tf.ones([3, 2]), tf.ones([2]))

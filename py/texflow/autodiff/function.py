@@ -70,6 +70,16 @@ class Function:
         return self._concrete_for(None, args, kwargs)
 
     def _concrete_for(self, instance, args, kwargs):
+        if not args and not kwargs and self._input_signature is not None:
+            args = self._input_signature  # as TensorFlow: the signature's own specs
+        specs = []
+        _flat_specs((args, kwargs), specs)
+        concrete = self._concrete_at_zeros(instance, args, kwargs)
+        if any(s.shape.rank is None or None in s.shape.as_list() for s in specs):
+            return _RelaxedConcreteFunction(self, instance, specs, concrete)
+        return concrete
+
+    def _concrete_at_zeros(self, instance, args, kwargs):
         args, kwargs = _specs_to_zeros(args), _specs_to_zeros(kwargs)
         if self._input_signature is not None:
             args, kwargs = self._bind(args, kwargs)
@@ -261,6 +271,43 @@ def _called(function, traced, quiet=False):
         except TypeError:  # not weakly referable: not tracked
             return
         detector.called(function, traced, quiet)
+
+
+class _RelaxedConcreteFunction:
+    """A concrete function of specs with unknown dimensions (`TensorSpec([None])`).
+
+    TensorFlow's takes every compatible shape. texflow's traces are per shape, so a
+    call with a new compatible shape traces again through the tf.function (running its
+    Python again); other attributes are those of the first trace's ConcreteFunction.
+    """
+
+    def __init__(self, function, instance, specs, concrete):
+        self._function, self._instance = function, instance
+        self._specs, self._concrete = specs, concrete
+
+    def __call__(self, *args, **kwargs):
+        tensors = self._function._flat_tensors(args, kwargs)
+        if len(tensors) != len(self._specs) or not all(
+                spec.is_compatible_with(x) for spec, x in zip(self._specs, tensors)):
+            got = [f"{list(x.shape)} {x.dtype}" for x in tensors]
+            raise TypeError(f"{self._concrete.name}: this concrete function takes tensors "
+                            f"{self._specs!r}, received {got}")
+        return self._function._call(self._instance, args, kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._concrete, name)
+
+
+def _flat_specs(value, out):
+    """Appends the TensorSpecs in `value` (nested lists, tuples and dicts) to `out`."""
+    if isinstance(value, TensorSpec):
+        out.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _flat_specs(v, out)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _flat_specs(v, out)
 
 
 def _convert(value, spec):
