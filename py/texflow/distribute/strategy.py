@@ -22,7 +22,7 @@ from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from . import values as values_lib
 from .keras_support import KerasSupport
-from .values import PerReplica, ReduceOp
+from .values import PerReplica, ReduceOp, ValueContext
 
 
 class _Contexts(threading.local):
@@ -233,10 +233,14 @@ class StrategyExtended(KerasSupport):
             if axis is not None:
                 count = worker_count
         if reduce_op is ReduceOp.MEAN:
-            total = total / count if dtype.kind == "f" else total // count.astype(dtype)
+            # truediv, as TensorFlow's: integers give floats (float32 here, float64 there)
+            out = dtype if dtype.kind == "f" else np.float32
+            return _tensor((total / count).astype(out))
         return _tensor(np.asarray(total).astype(dtype))
 
     def _gather(self, value, axis):
+        if self.worker_count == 1 and not isinstance(value, values_lib.DistributedValues):
+            return _tensor(_host(value))  # one copy of it: TensorFlow's Mirrored returns it
         arrays = [_host(v) for v in self._local_values(value)]
         axis = _axis(axis, arrays[0].ndim)
         joined = np.concatenate(arrays, axis=axis)
@@ -338,11 +342,15 @@ class Strategy:
         also over that dimension of each replica's value (MEAN divides by the total number
         of rows). Returns a tensor every worker gets.
 
-        >>> tf.distribute.get_strategy().reduce("SUM", 1., axis=None).numpy()
+        >>> float(tf.distribute.get_strategy().reduce("SUM", 1., axis=None))
         1.0
         """
         op = values_lib.reduce_op(reduce_op)
-        local = self._extended._local_values(value, op)
+        ext = self._extended
+        if (op is ReduceOp.MEAN and axis is None and ext.worker_count == 1
+                and not isinstance(value, values_lib.DistributedValues)):
+            return _tensor(_host(value))  # the same on every replica: its mean is itself
+        local = ext._local_values(value, op)
         return self._extended._reduce_values(op, local, axis)
 
     def gather(self, value, axis):
@@ -351,9 +359,12 @@ class Strategy:
         return self._extended._gather(value, axis)
 
     def experimental_local_results(self, value):
-        """The values of this worker's replicas, as a tuple."""
+        """The values of this worker's replicas, as a tuple (of structures, for a
+        structure of per-replica values; a plain value once, as TensorFlow's)."""
         if isinstance(value, values_lib.DistributedValues):
             return value.values
+        if isinstance(value, (list, tuple, dict)):
+            return tuple(unwrap(value, r) for r in range(len(self._extended.devices)))
         return (value,)
 
     def experimental_distribute_dataset(self, dataset, options=None):
@@ -388,20 +399,12 @@ class Strategy:
         return False
 
 
-class ValueContext:
-    """What `experimental_distribute_values_from_function` tells its function."""
-
-    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
-        self.replica_id_in_sync_group = replica_id_in_sync_group
-        self.num_replicas_in_sync = num_replicas_in_sync
-
-
 @contextlib.contextmanager
 def _entered(strategy):
     current = [s for s in _ctx.scopes if s is not _default()]
     if current and current[-1] is not strategy and _ctx.replica is None:
-        raise ValueError(f"Mixing different tf.distribute.Strategy objects: {strategy!r} "
-                         f"is not {current[-1]!r}")
+        raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: {strategy!r} "
+                           f"is not {current[-1]!r}")
     _ctx.scopes.append(strategy)
     try:
         yield strategy
@@ -490,6 +493,8 @@ def _tensor(array):
 
 
 def _axis(axis, ndim):
-    if not isinstance(axis, (int, np.integer)) or not -max(ndim, 1) <= axis < max(ndim, 1):
-        raise InvalidArgumentError(f"axis {axis!r} is out of range for values of rank {ndim}")
+    if not isinstance(axis, (int, np.integer)) or not -ndim <= axis < ndim:
+        raise InvalidArgumentError(f"axis {axis!r} is out of range for values of rank {ndim}"
+                                   + (" (a scalar has no axis: use axis=None)" if ndim == 0
+                                      else ""))
     return int(axis) % ndim
