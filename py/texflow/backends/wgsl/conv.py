@@ -11,7 +11,7 @@ in numpy's order (window offsets row-major).
 
 from ..base import kernel
 from . import epilogue as epilogues
-from .matmul import Operand, epilogue_of, matmul_steps
+from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
 from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
                       render, size_of)
 
@@ -110,7 +110,7 @@ def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations,
     builder.add(Step(_program("conv2d_filter_direct", ["f32", "vec4<f32>"], "vec4<f32>"),
                      meta, grid_for(total), (0, 1, dst)))
     if parts > 1:
-        builder.add(Step(_program("sum_parts", ["vec4<f32>"], "vec4<f32>"),
+        builder.add(Step(sum_parts_program("f32"),
                          [f * co4, parts], grid_for(f * co4), (dst, builder.out)))
 
 
