@@ -122,3 +122,16 @@ def test_concrete_functions_of_unknown_dimensions_take_every_compatible_shape():
     exact = g.get_concrete_function(tf.ones([2, 2]), tf.ones([2]))  # known shapes: exact
     with pytest.raises(TypeError, match="traced for tensors"):
         exact(tf.ones([3, 2]), tf.ones([2]))
+
+
+def test_python_loops_unroll_at_trace_time():
+    @tf.function
+    def power(x, n):
+        for _ in range(n):  # a Python loop on a Python value: unrolled into the trace
+            x = x * 2.0
+        return x
+
+    assert power(tf.constant([1.0]), 3).numpy().tolist() == [8.0]
+    assert power(tf.constant([3.0]), 3).numpy().tolist() == [24.0]  # replayed
+    assert power(tf.constant([1.0]), 2).numpy().tolist() == [4.0]   # n = 2: a new trace
+    assert power.experimental_get_tracing_count() == 2
