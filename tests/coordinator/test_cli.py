@@ -184,3 +184,21 @@ def test_every_coordinator_flag_reaches_the_coordinator(monkeypatch, capsys, tmp
     assert main(["coordinator", "--num-workers", "1"]) == 2
     assert (made["token"], made["host"], made["port"], made["job"]) == \
         ("from-env", "127.0.0.1", 8470, None)
+
+
+def test_worker_runs_a_file_with_its_arguments_environment_and_exit_code(monkeypatch, capsys,
+                                                                         tmp_path):
+    for name in ("TEXFLOW_COORDINATOR", "TEXFLOW_TOKEN", "TEXFLOW_TASK_ID"):
+        monkeypatch.setenv(name, "")  # worker_command sets them: restored after the test
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    script = tmp_path / "w.py"
+    script.write_text("import os, sys\n"
+                      "print(sys.argv[1:], *(os.environ['TEXFLOW_' + k] for k in "
+                      "('COORDINATOR', 'TOKEN', 'TASK_ID')))\n"
+                      "sys.exit(int(sys.argv[1]))\n")
+    assert main(["worker", "--coordinator", "ws://h:1", "--token", "t", "--task-id", "3",
+                 str(script), "--", "7", "b"]) == 7
+    assert capsys.readouterr().out == "['7', 'b'] ws://h:1 t 3\n"
+    assert main(["worker", "--coordinator", "ws://h:1", "--token", "t", str(script), "--",
+                 "0"]) == 0
