@@ -48,6 +48,7 @@ class Function:
         self._options = options
         self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
+        self._signature = False  # inspect.Signature of the Python function (None: unknown)
         functools.update_wrapper(self, python_function)
 
     @property
@@ -81,8 +82,7 @@ class Function:
 
     def _concrete_at_zeros(self, instance, args, kwargs):
         args, kwargs = _specs_to_zeros(args), _specs_to_zeros(kwargs)
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+        args, kwargs = self._normalized(args, kwargs, instance is not None)
         args, kwargs = _converted((args, kwargs))
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
@@ -96,8 +96,7 @@ class Function:
         return self._call(None, args, kwargs)
 
     def _call(self, instance, args, kwargs):
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+        args, kwargs = self._normalized(args, kwargs, instance is not None)
         # Called while another function traces: inlined. Or run eagerly, as configured.
         if trace.active() is not None or RUN_EAGERLY[0]:
             if instance is not None:
@@ -137,7 +136,8 @@ class Function:
         else:
             tracer.release_saved()
         specs = [TensorSpec.from_tensor(x) for x in tensors]
-        concrete = ConcreteFunction(name, tracer, outputs, specs, self._flat_tensors)
+        concrete = ConcreteFunction(name, tracer, outputs, specs, functools.partial(
+            self._flat_tensors, method=instance is not None))
         try:
             owner = weakref.ref(instance) if instance is not None else _none
         except TypeError:  # not weakly referable: keep it alive with its trace
@@ -153,12 +153,31 @@ class Function:
             return None
         return entry[1]
 
-    def _flat_tensors(self, args, kwargs):
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+    def _flat_tensors(self, args, kwargs, method=False):
+        args, kwargs = self._normalized(args, kwargs, method)
         tensors = []
         _canonical(_converted((args, kwargs)), tensors)
         return tensors
+
+    def _normalized(self, args, kwargs, method):
+        """The call's arguments as the Python signature binds them, defaults filled in,
+        so that `f(x)`, `f(x, 2)` and `f(x, power=2)` share a trace, as in TensorFlow
+        (with an input_signature: bound to it). `method`: the function takes `self`."""
+        if self._input_signature is not None:
+            return self._bind(args, kwargs)
+        if self._signature is False:
+            try:
+                self._signature = inspect.signature(self._python_function)
+            except (TypeError, ValueError):
+                self._signature = None
+        if self._signature is None:
+            return args, kwargs
+        try:
+            bound = self._signature.bind(*((None,) if method else ()), *args, **kwargs)
+        except TypeError:
+            return args, kwargs  # the call raises Python's own error
+        bound.apply_defaults()
+        return bound.args[1:] if method else bound.args, bound.kwargs
 
     def _bind(self, args, kwargs):
         specs = self._input_signature
@@ -286,7 +305,7 @@ class _RelaxedConcreteFunction:
         self._specs, self._concrete = specs, concrete
 
     def __call__(self, *args, **kwargs):
-        tensors = self._function._flat_tensors(args, kwargs)
+        tensors = self._function._flat_tensors(args, kwargs, self._instance is not None)
         if len(tensors) != len(self._specs) or not all(
                 spec.is_compatible_with(x) for spec, x in zip(self._specs, tensors)):
             got = [f"{list(x.shape)} {x.dtype}" for x in tensors]
