@@ -82,6 +82,15 @@ def test_reduce_and_gather_of_plain_values_integers_and_scalars_follow_tensorflo
     assert mean.dtype == tf.float32
     np.testing.assert_allclose(mean.numpy(), [1 + (n - 1) / 2, 2 + (n - 1) / 2])
     assert strategy.reduce("SUM", ints, axis=None).dtype == tf.int32
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def gathered(x):  # a host call, as reduce: each replay gathers its own values
+        per_replica = strategy.run(lambda: v * x)
+        return strategy.gather(per_replica, axis=0), strategy.reduce("MEAN", x, axis=None)
+    for x in (1.0, 10.0):
+        got, mean = gathered(tf.constant(x))
+        assert got.numpy().tolist() == [x, 2 * x] * n and float(mean) == x
     scalars = strategy.run(lambda: tf.constant(1.0))  # a scalar has no axis 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="rank 0"):
         strategy.reduce("SUM", scalars, axis=0)
