@@ -21,6 +21,8 @@ entirely to `websockets`.
 """
 
 import asyncio
+import os
+import socket
 import struct
 import sys
 
@@ -51,6 +53,7 @@ class _FastFrames:
 
     def connection_made(self, transport):
         super().connection_made(transport)
+        self._gather = None  # a second handle on the socket, for write_parts (below)
         if type(self.recv_messages) is Assembler and _Messages.usable:
             self.recv_messages.__class__ = _Messages
         self._scratch = bytearray(self.scratch_size)
@@ -76,6 +79,42 @@ class _FastFrames:
         # `size` bytes; may return a writable buffer of `size - sink_head` bytes, where the
         # rest of the frame then goes, and the message is a `Placed` (its head and size).
         self.sink, self.sink_head = None, 0
+
+    def connection_lost(self, exc):
+        if self._gather is not None:
+            self._gather.close()
+            self._gather = None
+        super().connection_lost(exc)
+
+    def write_parts(self, head, data):
+        """Writes `head` (bytes: a frame's header and a message's head) and then `data` (a
+        buffer) to the connection as one system call where asyncio has nothing queued for it.
+        Two `transport.write` calls send the head as a packet of its own, which wakes the
+        receiver for a few dozen bytes; asyncio's `writelines` before Python 3.12 joins the
+        parts into a new bytes object (a copy of the data). Here `sendmsg` gathers them from
+        where they are, through a duplicate of the socket's descriptor (asyncio does not
+        lend its socket), and whatever the socket did not take goes to asyncio's buffer, in
+        order. The caller has checked that the connection is open."""
+        transport = self.transport
+        sent = 0
+        if len(data) and not transport.get_write_buffer_size():
+            if sys.version_info >= (3, 12):  # writelines gathers with sendmsg itself
+                transport.writelines([head, data])
+                return
+            try:
+                if self._gather is None:
+                    fd = transport.get_extra_info("socket").fileno()
+                    self._gather = socket.socket(fileno=os.dup(fd))
+                sent = self._gather.sendmsg([head, data])
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            except OSError:
+                sent = 0  # transport.write below meets the same error and reports it
+        if sent < len(head):
+            transport.write(memoryview(head)[sent:])
+            sent = len(head)
+        if sent - len(head) < len(data):
+            transport.write(memoryview(data)[sent - len(head):])
 
     def get_buffer(self, sizehint):
         if self._mode == _FAST and self._size - self._got >= _DIRECT:

@@ -126,15 +126,14 @@ class NativeTransport:
         crafted by scripts in browsers; this native client talks to texflow's own
         coordinator, which accepts any key, and browsers keep their own masking. websockets'
         own sends (pings, pongs, text) go through the same transport, whole frames at a
-        time, so frames never interleave."""
+        time, so frames never interleave. The frame's header and the data leave in one
+        system call (fastframes.write_parts)."""
         ws = self.ws
         transport = ws.transport
         if ws.protocol.state is not State.OPEN or transport.is_closing():
             await self.send(bytes(head) + bytes(data))
             return
-        transport.write(_client_frame_head(len(head) + len(data)) + head)
-        if len(data):
-            transport.write(data)
+        ws.write_parts(_client_frame_head(len(head) + len(data)) + head, data)
         await ws.drain()  # websockets' flow control: waits while over write_limit
 
     async def close(self):
