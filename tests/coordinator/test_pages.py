@@ -188,3 +188,18 @@ _pyodide.PyodideTransport._placed = report
     # 4 collectives of 2 groups: one call into Python each, though the big results came in
     # several messages (4 collectives, the big one 400 KB: at least 3 + 5 messages)
     assert calls == 8 and len(messages) == 2 and min(messages) >= 8, out
+
+
+def test_pages_without_the_right_token_say_so_and_stop(make_coordinator, browser_context):
+    c = make_coordinator(2)
+    page = browser_context.new_page()
+    page.goto(f"{c.origin}/dashboard#token=wrong")
+    page.wait_for_function("() => texflowDashboard.refused !== undefined", timeout=30_000)
+    assert "refused this dashboard: wrong or missing token" in page.inner_text("#summary")
+    page = browser_context.new_page()  # the right token: the live view
+    page.goto(f"{c.origin}/dashboard#token={c.token}")
+    page.wait_for_function("() => texflowDashboard.snapshots > 0", timeout=30_000)
+    assert page.inner_text("#summary").startswith("generation 0: 0 of 2 workers")
+    worker = browser_context.new_page()  # no token: no Web Worker, a hint instead
+    worker.goto(c.origin + "/")
+    assert "no token: open the join URL" in worker.inner_text("#phase")

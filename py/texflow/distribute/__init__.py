@@ -23,7 +23,7 @@ from .strategy import (ReplicaContext, Strategy, StrategyExtended,
                        in_cross_replica_context)
 from .values import (CollectiveCommunication, CommunicationImplementation,
                      CommunicationOptions, DistributedValues, InputContext, InputOptions,
-                     InputReplicationMode, PerReplica, ReduceOp)
+                     InputReplicationMode, PerReplica, ReduceOp, ValueContext)
 
 __all__ = ["CentralStorageStrategy", "ClusterCoordinator", "CrossDeviceOps",
            "DistributedValues", "HierarchicalCopyAllReduce", "InputContext", "InputOptions",
@@ -57,6 +57,7 @@ experimental = types.SimpleNamespace(
     CommunicationOptions=CommunicationOptions,
     CommunicationImplementation=CommunicationImplementation,
     CollectiveCommunication=CollectiveCommunication,
+    ValueContext=ValueContext,
 )
 
 

@@ -15,12 +15,12 @@ import numpy as np
 
 from ..coordinator import wire
 from ..errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,
-                      UnavailableError, WorkerLostError)
+                      UnauthenticatedError, UnavailableError, WorkerLostError)
 from . import _tensors
 from ._pending import Pending
 
-_ERRORS = {"InvalidArgumentError": InvalidArgumentError, "NotFoundError": NotFoundError,
-           "FailedPreconditionError": FailedPreconditionError}
+_ERRORS = {e.__name__: e for e in (InvalidArgumentError, NotFoundError,
+                                   FailedPreconditionError, UnauthenticatedError)}
 
 
 class Membership:
@@ -67,7 +67,7 @@ class Core:
         self.formed = 0            # generations heard of, counted here (a restarted
         self.acked = 0             # coordinator numbers them from 1 again); taken up
         self.broken = None         # the error collectives raise until rejoin/resize
-        self.refused = None        # why the coordinator turned the join down
+        self.refused = None        # the error: why the coordinator turned the join down
         self.allow_nonfinite = False
         self.last_generation = {}  # the latest "generation" message
         self.seq = 0
@@ -108,7 +108,7 @@ class Core:
             if self.closed:
                 raise UnavailableError("the group was closed")
             if self.refused is not None:
-                raise FailedPreconditionError(self.refused)
+                raise type(self.refused)(str(self.refused))
             event = self.changed
             remaining = None if deadline is None else deadline - loop.time()
             if remaining is not None and remaining <= 0:
@@ -244,13 +244,12 @@ class Core:
             if future is not None and not future.done():
                 future.set_exception(error)
             return
-        p = self.pending
-        if "seq" not in msg:  # a refused join
-            self.refused = msg.get("message", "")
+        if "seq" not in msg:  # a refused join (changed: made by connect, before any message)
+            self.refused = error
             self._fail(error)
-            if self.changed is not None:
-                self.changed.set()
+            self.changed.set()
             return
+        p = self.pending
         if p is not None and msg["seq"] == p.seq and msg["generation"] == p.generation:
             asyncio.ensure_future(self._refused(p, index, msg["attempt"], error))
 
@@ -282,8 +281,7 @@ class Core:
     def _on_ckpt_info(self, index, msg):
         self._reply(msg, msg.get("latest"))
 
-    def _on_ckpt_saved(self, index, msg):
-        self._reply(msg, msg.get("latest"))
+    _on_ckpt_saved = _on_ckpt_info
 
     def _reply(self, msg, value):
         future = self.requests.pop(msg.get("id"), None)
@@ -309,7 +307,11 @@ class Core:
                                            f"page?); this connection was replaced: {reason}")
             self.closed = True
             return
-        if index == 0 and self.reconnect and self._reconnecting is None:
+        if index == 0 and (code == 1008 or self.refused):  # refused for what it sent (a
+            self.broken = self.refused = self.refused or FailedPreconditionError(  # token):
+                f"the coordinator at {self.url} closed this worker's connection: {reason}")
+            self.changed.set()  # retrying cannot help; a connect or rejoin waiting raises it
+        elif index == 0 and self.reconnect and self._reconnecting is None:
             self._reconnecting = asyncio.ensure_future(self._reconnect_loop())
 
     def _fail(self, error):

@@ -4,10 +4,12 @@ As TensorFlow does it: every global batch of B examples is cut into one piece pe
 replica in sync, as even as can be (the first `B % R` pieces one row larger), and the
 dataset's auto-shard policy decides which pieces this worker takes:
 
-- DATA, AUTO (texflow's datasets are read on every worker, so AUTO means DATA) and
-  FILE (which falls back to DATA with a warning, as TensorFlow does when it cannot
-  shard by files) and HINT: worker w takes its own pieces of every global batch, so
-  the workers together see exactly the batches one process would, in the same order.
+- DATA, AUTO (texflow's datasets are read on every worker, so AUTO means DATA;
+  TensorFlow's AUTO shards a dataset read from files by file, others by DATA), FILE (which
+  falls back to DATA with a warning; TensorFlow 2.21 shards a dataset read from files by
+  its files and raises NotFoundError "Found an unshardable source dataset" for others)
+  and HINT: worker w takes its own pieces of every global batch, so the workers together
+  see exactly the batches one process would, in the same order.
 - OFF: no sharding; each worker goes through its whole dataset, its pieces one after
   another (a worker's epoch has as many steps as its batches have pieces), the sizes of
   an uneven cut starting with its own piece's, as TensorFlow's rebatching does.
@@ -84,11 +86,12 @@ def shard_policy(dataset):
         return AutoShardPolicy.DATA
     policy = AutoShardPolicy(policy)
     if policy == AutoShardPolicy.FILE:
-        warnings.warn("texflow cannot shard this dataset by its files (every worker reads "
-                      "the files itself), so it falls back to sharding by data "
-                      "(AutoShardPolicy.DATA), as TensorFlow does when FILE sharding is not "
-                      "possible; set auto_shard_policy to DATA or OFF to silence this",
-                      stacklevel=4)
+        warnings.warn("auto_shard_policy FILE: texflow does not shard by files (every "
+                      "worker reads the files itself), so it falls back to sharding by data "
+                      "(AutoShardPolicy.DATA: the workers see the batches one process would); "
+                      "TensorFlow 2.21 shards a dataset read from files by its files and "
+                      "raises NotFoundError for one that is not. Set auto_shard_policy to "
+                      "DATA or OFF to silence this", stacklevel=4)
     return AutoShardPolicy.OFF if policy == AutoShardPolicy.OFF else AutoShardPolicy.DATA
 
 

@@ -22,7 +22,7 @@ from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from . import values as values_lib
 from .keras_support import KerasSupport
-from .values import PerReplica, ReduceOp
+from .values import PerReplica, ReduceOp, ValueContext
 
 
 class _Contexts(threading.local):
@@ -233,10 +233,15 @@ class StrategyExtended(KerasSupport):
             if axis is not None:
                 count = worker_count
         if reduce_op is ReduceOp.MEAN:
-            total = total / count if dtype.kind == "f" else total // count.astype(dtype)
+            # TensorFlow divides with truediv: integers give floats (float64 there,
+            # float32 here, as texflow's `/` of integers gives).
+            out = dtype if dtype.kind == "f" else np.float32
+            return _tensor((total / count).astype(out))
         return _tensor(np.asarray(total).astype(dtype))
 
     def _gather(self, value, axis):
+        if self.worker_count == 1 and not isinstance(value, values_lib.DistributedValues):
+            return _tensor(_host(value))  # one copy of it: TensorFlow's Mirrored returns it
         arrays = [_host(v) for v in self._local_values(value)]
         axis = _axis(axis, arrays[0].ndim)
         joined = np.concatenate(arrays, axis=axis)
@@ -342,7 +347,11 @@ class Strategy:
         1.0
         """
         op = values_lib.reduce_op(reduce_op)
-        local = self._extended._local_values(value, op)
+        ext = self._extended
+        if (op is ReduceOp.MEAN and axis is None and ext.worker_count == 1
+                and not isinstance(value, values_lib.DistributedValues)):
+            return _tensor(_host(value))  # the same on every replica: its mean is itself
+        local = ext._local_values(value, op)
         return self._extended._reduce_values(op, local, axis)
 
     def gather(self, value, axis):
@@ -386,14 +395,6 @@ class Strategy:
 
     def __exit__(self, *exc):
         return False
-
-
-class ValueContext:
-    """What `experimental_distribute_values_from_function` tells its function."""
-
-    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
-        self.replica_id_in_sync_group = replica_id_in_sync_group
-        self.num_replicas_in_sync = num_replicas_in_sync
 
 
 @contextlib.contextmanager
@@ -490,6 +491,8 @@ def _tensor(array):
 
 
 def _axis(axis, ndim):
-    if not isinstance(axis, (int, np.integer)) or not -max(ndim, 1) <= axis < max(ndim, 1):
-        raise InvalidArgumentError(f"axis {axis!r} is out of range for values of rank {ndim}")
+    if not isinstance(axis, (int, np.integer)) or not -ndim <= axis < ndim:
+        raise InvalidArgumentError(f"axis {axis!r} is out of range for values of rank {ndim}"
+                                   + (" (a scalar has no axis: use axis=None)" if ndim == 0
+                                      else ""))
     return int(axis) % ndim

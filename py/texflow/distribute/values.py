@@ -105,6 +105,15 @@ class InputContext:
                 f"total: {self._num_input_pipelines})")
 
 
+class ValueContext:
+    """What `strategy.experimental_distribute_values_from_function` tells its function
+    (`tf.distribute.experimental.ValueContext`)."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+
 class InputReplicationMode(enum.Enum):
     """How input functions are replicated: one per worker (PER_WORKER, the default) or
     one per replica (PER_REPLICA)."""
@@ -144,7 +153,8 @@ class CommunicationOptions:
     Args:
         bytes_per_pack: accepted (texflow packs all of a step's gradients into one
             message).
-        timeout_seconds: a collective that takes longer raises DeadlineExceededError.
+        timeout_seconds: a collective that takes longer raises DeadlineExceededError
+            (None or 0: no limit).
         implementation: a CommunicationImplementation.
     """
 
@@ -152,12 +162,16 @@ class CommunicationOptions:
                  implementation=CommunicationImplementation.AUTO):
         if bytes_per_pack < 0:
             raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}.")
-        if isinstance(implementation, str):
+        if isinstance(implementation, str) and \
+                implementation.upper() in CommunicationImplementation.__members__:
             implementation = CommunicationImplementation[implementation.upper()]
         if not isinstance(implementation, CommunicationImplementation):
             raise ValueError("implementation should be a "
                              "tf.distribute.experimental.CommunicationImplementation; "
                              f"received {implementation!r}")
+        if timeout_seconds is not None and not timeout_seconds >= 0:
+            raise ValueError(f"timeout_seconds must be a number of seconds >= 0 (0: none, as "
+                             f"in TensorFlow) or None; received {timeout_seconds!r}")
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation

@@ -11,6 +11,7 @@ same program raises the same error everywhere. Indices that exist only on a GPU
 
 import numpy as np
 
+from ..engine import ndarray
 from ..errors import InvalidArgumentError
 
 
@@ -23,6 +24,17 @@ def host_values(x):
     if values is None and storage.backend is not None and storage.backend.name == "numpy":
         values = storage.handle  # the numpy backend's data is the host copy
     return None if values is None else values.reshape(tuple(x.shape))
+
+
+def values_for_shape(x, op):
+    """NDArray `x`'s values, read on the host because `op`'s result shape depends on
+    them; inside tf.function that raises OperatorNotAllowedInGraphError naming `op`, as
+    a trace has static shapes (TensorFlow's graphs have dynamic ones)."""
+    guard = ndarray._read_guard[0]
+    if guard is not None:
+        guard(x, f"{op}, whose result's shape depends on the values: a texflow trace has "
+                 "static shapes")
+    return x.numpy()
 
 
 def _check(x, bad_of, message):

@@ -1,0 +1,76 @@
+"""tf.function's frequent-tracing warning as TensorFlow 2.21 logs it: its counts, per
+Python function (a tf.function made anew in a loop too), at most twice, never for an
+input_signature; checked against what TensorFlow printed for the same calls."""
+
+import logging
+import re
+
+import numpy as np
+import pytest
+
+import texflow as tf
+
+
+@pytest.fixture
+def retrace_warnings():
+    """The retracing warnings logged while the test runs: (traced, calls) pairs."""
+    got = []
+
+    class Catch(logging.Handler):
+        def emit(self, record):
+            message = record.getMessage()
+            found = re.match(r"(\d+) out of the last (\d+) calls to <function ([\w.<>]+) at "
+                             r"0x[0-9a-f]+> triggered tf\.function retracing\. Tracing is "
+                             r"expensive", message)
+            assert found, message
+            got.append((int(found[1]), int(found[2]), found[3].split(".")[-1]))
+    handler = Catch(level=logging.WARNING)
+    logging.getLogger("texflow").addHandler(handler)
+    try:
+        yield got
+    finally:
+        logging.getLogger("texflow").removeHandler(handler)
+
+
+def test_counts_as_tensorflow(retrace_warnings):
+    def f(x):
+        return x + 1.0
+
+    traced = tf.function(f)
+    for n in [1, 1, 1, 2, 3, 4, 2, 5, 1, 1, 1, 1, 1, 1, 6, 7, 8, 9, 10, 11, 12]:
+        traced(np.zeros([n], np.float32))
+    # TensorFlow 2.21, the same calls: "5 out of the last 8 calls to <function f at ...>"
+    # and "5 out of the last 12 calls", then no more; 12 traces
+    assert retrace_warnings == [(5, 8, "f"), (5, 12, "f")]
+    assert traced.experimental_get_tracing_count() == 12
+
+
+def test_a_function_made_in_a_loop_and_python_values(retrace_warnings):
+    def body(x):
+        return x * 2.0
+
+    for _ in range(6):
+        tf.function(body)(tf.zeros([2]))
+    assert retrace_warnings == [(5, 5, "body"), (6, 6, "body")]  # as TensorFlow's
+    retrace_warnings.clear()
+
+    @tf.function
+    def g(x, n):
+        return x * n
+
+    for n in range(7):
+        g(tf.constant(1.0), n)
+    assert retrace_warnings == [(5, 5, "g"), (6, 6, "g")] and \
+        g.experimental_get_tracing_count() == 7
+
+
+def test_no_warning_with_an_input_signature(retrace_warnings):
+    # TensorFlow traces once for every length here; texflow traces per shape, which
+    # the user cannot avoid, so it warns of nothing
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def s(x):
+        return x - 1.0
+
+    for n in range(1, 8):
+        assert s(tf.zeros([n])).numpy().tolist() == [-1.0] * n
+    assert retrace_warnings == []
