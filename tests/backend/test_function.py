@@ -176,6 +176,18 @@ def test_data_dependent_python_control_flow_raises_and_cond_while_loop_trace():
 
     with raises(tf.errors.OperatorNotAllowedInGraphError, match="maximum_iterations"):
         unbounded(tf.constant(1.0))
+    v = tf.Variable(1.0)  # both branches run when traced: they must not assign
+
+    @tf.function
+    def assigns(x):
+        return tf.cond(x > 0, lambda: v.assign_add(1.0), lambda: v.assign_sub(1.0))
+
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="must not assign"):
+        assigns(tf.constant(1.0))
+    assert v.numpy() == 1.0
+    draw = tf.function(lambda: tf.random.uniform([4]))  # a draw is host code: fresh per call
+    assert not np.array_equal(draw().numpy(), draw().numpy())
+    assert draw.experimental_get_tracing_count() == 1
 
 
 @each_backend

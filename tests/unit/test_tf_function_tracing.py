@@ -74,3 +74,27 @@ def test_no_warning_with_an_input_signature(retrace_warnings):
     for n in range(1, 8):
         assert s(tf.zeros([n])).numpy().tolist() == [-1.0] * n
     assert retrace_warnings == []
+
+
+def test_signature_keys_as_tensorflow():
+    traced = []
+
+    @tf.function
+    def f(x, n):
+        traced.append("tensor" if tf.is_tensor(n) else type(n).__name__)
+        return x * n
+
+    x = tf.constant(1.0)
+    # TensorFlow 2.21's counts after each call: Python numbers by value (2 == 2.0, True
+    # == 1), numpy scalars as tensors (one trace for both values), a list and a tuple
+    # apart, and a call whose trace raised not counted
+    counts = []
+    for n in (2, 2.0, True, 1, np.float32(2.0), np.float32(3.0), [1, 2], (1, 2)):
+        f(x, n)
+        counts.append(f.experimental_get_tracing_count())
+    assert counts == [1, 1, 2, 2, 3, 3, 4, 5], counts
+    assert traced == ["int", "bool", "tensor", "list", "tuple"], traced
+    assert f(x, np.float32(3.0)).numpy() == 3.0 and f(x, 1).numpy() == 1.0
+    with pytest.raises(TypeError):
+        f(x, None)
+    assert f.experimental_get_tracing_count() == 5

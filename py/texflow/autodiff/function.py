@@ -97,18 +97,20 @@ class Function:
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
         concrete = self._lookup(key, instance)
-        # With an input_signature TensorFlow never retraces: texflow's traces per shape
-        # are its own (kernels are planned per shape), so they warn of nothing
+        if concrete is not None:
+            result = concrete._replay(tensors)
+        else:
+            if instance is not None:
+                args = (instance,) + tuple(args)
+            result = self._trace(key, tensors, args, kwargs, instance)[1]
+        # (as TensorFlow: a call that raised is not counted.) With an input_signature
+        # TensorFlow never retraces: texflow's traces per shape are its own (kernels are
+        # planned per shape), so they warn of nothing
         _called(self._python_function, concrete is None,
                 quiet=self._input_signature is not None)
-        if concrete is not None:
-            return concrete._replay(tensors)
-        if instance is not None:
-            args = (instance,) + tuple(args)
-        return self._trace(key, tensors, args, kwargs, instance)[1]
+        return result
 
     def _trace(self, key, tensors, args, kwargs, instance=None, restore=False):
-        self._tracing_count += 1
         name = getattr(self._python_function, "__name__", "function")
         tracer = trace.Tracer(name)
         for x in tensors:
@@ -131,6 +133,7 @@ class Function:
         except TypeError:  # not weakly referable: keep it alive with its trace
             owner = (lambda kept: lambda: kept)(instance)
         self._concrete[key] = (owner, concrete)
+        self._tracing_count += 1  # a trace that raised is not counted, as TensorFlow's
         return concrete, result
 
     def _lookup(self, key, instance):
@@ -274,8 +277,9 @@ def _none():
 def _canonical(value, tensors):
     """The cache key part of an argument; appends its tensors to `tensors` in order.
 
-    Tensors count by shape and dtype (Variables apart), Python values by value, other
-    objects by identity.
+    Tensors count by shape and dtype (Variables apart), Python values by value (numbers
+    as TensorFlow compares them: 2, 2.0 and True == 1 share a trace), other objects by
+    identity.
     """
     if isinstance(value, NDArray):
         tensors.append(value)
@@ -285,7 +289,9 @@ def _canonical(value, tensors):
         return (type(value).__name__,) + tuple(_canonical(v, tensors) for v in value)
     if isinstance(value, dict):
         return ("dict",) + tuple((k, _canonical(value[k], tensors)) for k in sorted(value))
-    if isinstance(value, (bool, int, float, str, bytes, type(None))):
+    if isinstance(value, (bool, int, float)):  # by value, as TensorFlow's Literal: 2 == 2.0
+        return ("number", value)
+    if isinstance(value, (str, bytes, type(None))):
         return (type(value).__name__, value)
     try:
         hash(value)
@@ -295,8 +301,10 @@ def _canonical(value, tensors):
 
 
 def _converted(value):
-    """`value` with numpy arrays as tensors (the same order `_canonical` counts them)."""
-    if isinstance(value, np.ndarray):
+    """`value` with numpy arrays and numpy number scalars as tensors, as TensorFlow
+    takes them (the same order `_canonical` counts them)."""
+    if isinstance(value, np.ndarray) or (isinstance(value, np.generic) and
+                                         value.dtype.kind in "biuf"):
         return from_numpy(to_numpy(value))
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return type(value)(*[_converted(v) for v in value])

@@ -266,6 +266,9 @@ class Group:
     def _leaves(tensors):
         if tensors is None:
             return [], list, [], None
+        arrays = _tensors.numpy_leaves(tensors)
+        if arrays is not None:  # a list of numpy arrays: rebuilt as the same kind of list
+            return arrays, type(tensors), [_tensors.NUMPY] * len(arrays), None
         leaves, rebuild = _tensors.flatten(tensors)
         names = _tensors.leaf_names(tensors)
         return leaves, rebuild, [_tensors.kind_of(x) for x in leaves], names
