@@ -168,8 +168,8 @@ def test_write_parts_sends_head_and_data_whole_and_in_order_when_the_socket_is_f
             async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None,
                                create_connection=fastframes.FastClientConnection) as ws:
                 for text in ("between", "after"):
-                    ws.write_parts(_client_frame_head(len(head) + len(data)) + head,
-                                   memoryview(data))
+                    ws.write_parts([_client_frame_head(len(head) + len(data)) + head,
+                                    memoryview(data)[:5 << 20], memoryview(data)[5 << 20:]])
                     queued = ws.transport.get_write_buffer_size()
                     await ws.send(text)
                 release.set()

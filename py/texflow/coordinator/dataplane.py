@@ -154,7 +154,7 @@ class DataPlane:
                 if first is None:
                     first = _frame_head(size) + head
                 if len(data) and hasattr(conn, "write_parts"):
-                    conn.write_parts(first, data)
+                    conn.write_parts([first, data])
                 else:
                     transport.write(first)
                     if len(data):

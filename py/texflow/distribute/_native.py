@@ -122,15 +122,6 @@ class NativeTransport:
         """Sends one binary message made of `head` (bytes) and `pieces` (buffers), written
         straight to the socket: a final binary frame with mask key 0, so the tensor bytes
         are neither joined to the header, nor copied by websockets' framing, nor masked
-<<<<<<< HEAD
-        (three copies of every byte sent; see "Cost model" in the README). RFC 6455 asks
-        clients for an unpredictable key, which protects HTTP intermediaries from frames
-        crafted by scripts in browsers; this native client talks to texflow's own
-        coordinator, which accepts any key, and browsers keep their own masking. websockets'
-        own sends (pings, pongs, text) go through the same transport, whole frames at a
-        time, so frames never interleave. The frame's header and the data leave in one
-        system call (fastframes.write_parts)."""
-=======
         (three copies of every byte sent; see "Cost model" in the README). Pieces of at
         least `_DIRECT` bytes (views of the caller's arrays) go to the socket as they are;
         the smaller ones are joined to what precedes them, so small tensors cost no
@@ -139,28 +130,25 @@ class NativeTransport:
         browsers; this native client talks to texflow's own coordinator, which accepts
         any key, and browsers keep their own masking. websockets' own sends (pings,
         pongs, text) go through the same transport, whole frames at a time, so frames
-        never interleave."""
->>>>>>> main
+        never interleave. The parts leave in one system call (fastframes.write_parts)."""
         ws = self.ws
         transport = ws.transport
         size = len(head) + sum(len(p) for p in pieces)
         if ws.protocol.state is not State.OPEN or transport.is_closing():
             await self.send(b"".join([head, *pieces]))
             return
-<<<<<<< HEAD
-        ws.write_parts(_client_frame_head(len(head) + len(data)) + head, data)
-=======
-        small = [_client_frame_head(size), head]
+        parts, small = [], [_client_frame_head(size), head]
         for piece in pieces:
             if len(piece) < _DIRECT:
                 small.append(piece)
                 continue
-            transport.write(b"".join(small))
-            small = []
-            transport.write(piece)
+            if small:
+                parts.append(b"".join(small))
+                small = []
+            parts.append(piece)
         if small:
-            transport.write(b"".join(small))
->>>>>>> main
+            parts.append(b"".join(small))
+        ws.write_parts(parts)
         await ws.drain()  # websockets' flow control: waits while over write_limit
 
     async def close(self):
