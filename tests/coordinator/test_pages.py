@@ -56,6 +56,13 @@ def test_browser_and_native_workers_train_together_and_the_dashboard_shows_them(
     assert status["backend"] in ("webgpu", "webgl")
     assert page.evaluate("() => texflowWorkerPage.traffic.sent") > 0
     assert page.inner_text("#state") == "finished"
+    # what the page shows: rank, backend, step, loss, bytes per second each way
+    assert page.inner_text("#rank") == str(status["rank"])
+    assert page.inner_text("#backend-used") == status["backend"]
+    assert page.inner_text("#step") == "19" and float(page.inner_text("#loss")) < 0.01
+    for cell in ("#sent", "#received"):
+        assert re.fullmatch(r"[\d.]+ (MB|kB|B)/s", page.inner_text(cell)), cell
+    assert page.inner_text("#allreduce").endswith(" ms")
 
     # Events arrive as they happen, the workers' table with the stats sent once a second:
     # wait for both the two departures and a snapshot taken after the last reports.
@@ -71,6 +78,12 @@ def test_browser_and_native_workers_train_together_and_the_dashboard_shows_them(
     assert events[:3] == ["joined", "joined", "generation"]
     table = dashboard.inner_text("#workers")
     assert "browser" in table and "native" in table and status["backend"] in table
+    rows = dashboard.eval_on_selector_all(
+        "#workers tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    for rank, kind, backend, state, step, loss, step_ms, allreduce_ms, *rates, peer in rows:
+        assert step == "19" and float(loss) < 0.01 and state == "left", rows
+        assert step_ms.endswith(" ms") and allreduce_ms.endswith(" ms"), rows
+        assert peer.startswith("127.0.0.1:") and len(rates) == 2, rows
     # Chart.js (served by the coordinator) drew the loss of each worker; the dashboard
     # samples once a second, so how many points depends on how fast the job ran
     points = dashboard.evaluate("() => Chart.getChart('loss-chart').data.datasets"

@@ -205,6 +205,26 @@ def test_small_types():
     assert tf.nn.compute_average_loss(tf.constant([1.0, 3.0])).numpy() == 2.0
 
 
+def test_losses_per_replica_and_contexts_as_in_tensorflow():
+    strategy = tf.distribute.MirroredStrategy(_devices())
+    n = strategy.num_replicas_in_sync
+    per_replica = strategy.experimental_local_results(strategy.run(
+        lambda: (tf.nn.compute_average_loss(tf.constant([1.0, 3.0])),
+                 tf.nn.scale_regularization_loss(tf.constant([2.0, 4.0])))))
+    assert [(float(a), float(r)) for a, r in per_replica] == [(2.0 / n, 6.0 / n)] * n
+    assert float(tf.nn.scale_regularization_loss(tf.constant(4.0))) == 4.0  # no strategy
+    with strategy.scope():  # cross-replica context: TensorFlow's RuntimeError
+        for call in (lambda: tf.nn.compute_average_loss(tf.constant([1.0])),
+                     lambda: tf.nn.scale_regularization_loss(tf.constant(1.0))):
+            with pytest.raises(RuntimeError, match="in cross replica context"):
+                call()
+        assert float(tf.nn.compute_average_loss(tf.constant([1.0, 3.0]),
+                                                global_batch_size=4)) == 1.0
+        with pytest.raises(RuntimeError, match="Mixing different tf.distribute.Strategy"):
+            with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+                pass
+
+
 def test_only_the_chief_writes_model_checkpoints(tmp_path):
     path = str(tmp_path / "ckpt.keras")
     chief, other = _Worker(2, 0).extended, _Worker(2, 1).extended

@@ -233,8 +233,7 @@ class StrategyExtended(KerasSupport):
             if axis is not None:
                 count = worker_count
         if reduce_op is ReduceOp.MEAN:
-            # TensorFlow divides with truediv: integers give floats (float64 there,
-            # float32 here, as texflow's `/` of integers gives).
+            # truediv, as TensorFlow's: integers give floats (float32 here, float64 there)
             out = dtype if dtype.kind == "f" else np.float32
             return _tensor((total / count).astype(out))
         return _tensor(np.asarray(total).astype(dtype))
@@ -343,7 +342,7 @@ class Strategy:
         also over that dimension of each replica's value (MEAN divides by the total number
         of rows). Returns a tensor every worker gets.
 
-        >>> tf.distribute.get_strategy().reduce("SUM", 1., axis=None).numpy()
+        >>> float(tf.distribute.get_strategy().reduce("SUM", 1., axis=None))
         1.0
         """
         op = values_lib.reduce_op(reduce_op)
@@ -360,9 +359,12 @@ class Strategy:
         return self._extended._gather(value, axis)
 
     def experimental_local_results(self, value):
-        """The values of this worker's replicas, as a tuple."""
+        """The values of this worker's replicas, as a tuple (of structures, for a
+        structure of per-replica values; a plain value once, as TensorFlow's)."""
         if isinstance(value, values_lib.DistributedValues):
             return value.values
+        if isinstance(value, (list, tuple, dict)):
+            return tuple(unwrap(value, r) for r in range(len(self._extended.devices)))
         return (value,)
 
     def experimental_distribute_dataset(self, dataset, options=None):
@@ -401,8 +403,8 @@ class Strategy:
 def _entered(strategy):
     current = [s for s in _ctx.scopes if s is not _default()]
     if current and current[-1] is not strategy and _ctx.replica is None:
-        raise ValueError(f"Mixing different tf.distribute.Strategy objects: {strategy!r} "
-                         f"is not {current[-1]!r}")
+        raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: {strategy!r} "
+                           f"is not {current[-1]!r}")
     _ctx.scopes.append(strategy)
     try:
         yield strategy
