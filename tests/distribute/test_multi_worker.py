@@ -89,6 +89,9 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
                 for out in outputs]
         assert all(line.split()[1:4] == ["True"] * 3 for line in said), said
         assert len({line.split()[4] for line in said[:-1]}) == 1, said
+        # fit takes experimental_distribute_dataset's and distribute_datasets_from_function's
+        # datasets (each worker's own rows) and ends where the plain dataset's fit does
+        assert all("distributed_fit True True" in out for out in outputs), outputs
     if mode == "fit":  # epoch-end logs are over every worker's data: one process's
         for word in ("history", "evaluate"):
             lines = [next(line for line in out.splitlines() if line.startswith(word))

@@ -113,6 +113,30 @@ def test_distributed_datasets_split_global_batches():
     assert seen == [(1, 0, 4)] and len(steps) == 2 // n + (2 % n > 0)
 
 
+def test_fit_and_evaluate_take_distributed_datasets_as_keras_3_does():
+    strategy = tf.distribute.MirroredStrategy(_devices())
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((3,)),
+                                     tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile(optimizer="sgd", loss="mse")
+    x = np.arange(60, dtype=np.float32).reshape(20, 3) / 60
+    ds = tf.data.Dataset.from_tensor_slices((x, 2 * x.sum(1, keepdims=True))).batch(10)
+    evaluated = []
+    for data in (strategy.experimental_distribute_dataset(ds),
+                 strategy.distribute_datasets_from_function(
+                     lambda context: ds.unbatch().batch(
+                         context.get_per_replica_batch_size(10)))):
+        model.set_weights([np.ones((3, 1), np.float32), np.zeros(1, np.float32)])
+        loss = model.fit(data, epochs=1, verbose=0).history["loss"]
+        # TensorFlow 2.21's MirroredStrategy over two CPUs, the plain ds and these
+        np.testing.assert_allclose(loss, [2.867431163787842], rtol=1e-5)
+        np.testing.assert_allclose(model.get_weights()[0].ravel(),
+                                   [1.0376308, 1.0386058, 1.0395807], rtol=1e-5)
+        evaluated.append((model.evaluate(data, verbose=0), model.evaluate(ds, verbose=0)))
+    assert evaluated[0][0] == pytest.approx(evaluated[0][1], rel=1e-6)  # as the plain ds
+    assert evaluated[1] == pytest.approx(evaluated[0], rel=1e-6)
+
+
 class _Worker:
     """A stand-in strategy: worker `index` of `count` (nothing is sent)."""
 
