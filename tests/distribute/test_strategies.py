@@ -91,6 +91,10 @@ def test_reduce_and_gather_of_plain_values_integers_and_scalars_follow_tensorflo
     for x in (1.0, 10.0):
         got, mean = gathered(tf.constant(x))
         assert got.numpy().tolist() == [x, 2 * x] * n and float(mean) == x
+    nested = strategy.run(lambda: (tf.constant(1.0), {"a": tf.constant([2.0, 3.0])}))
+    total, parts = strategy.reduce("SUM", nested, axis=None)  # leaf by leaf, as TF's
+    assert float(total) == n and parts["a"].numpy().tolist() == [2.0 * n, 3.0 * n]
+    assert strategy.gather(nested[1], axis=0)["a"].numpy().tolist() == [2.0, 3.0] * n
     scalars = strategy.run(lambda: tf.constant(1.0))  # a scalar has no axis 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="rank 0"):
         strategy.reduce("SUM", scalars, axis=0)

@@ -345,11 +345,14 @@ class Strategy:
     def reduce(self, reduce_op, value, axis):
         """Combines a value over all replicas (of every worker): SUM or MEAN; with `axis`,
         also over that dimension of each replica's value (MEAN divides by the total number
-        of rows). Returns a tensor every worker gets.
+        of rows). Returns a tensor every worker gets (a structure of values: the same
+        structure of tensors, leaf by leaf, as TensorFlow's).
 
         >>> float(tf.distribute.get_strategy().reduce("SUM", 1., axis=None))
         1.0
         """
+        if isinstance(value, (list, tuple, dict)):
+            return values_lib.map_structure(lambda v: self.reduce(reduce_op, v, axis), value)
         op = values_lib.reduce_op(reduce_op)
         ext = self._extended
         if (op is ReduceOp.MEAN and axis is None and ext.worker_count == 1
@@ -360,7 +363,9 @@ class Strategy:
 
     def gather(self, value, axis):
         """Concatenates the replicas' values along `axis`, in replica order, on every
-        worker."""
+        worker (a structure of values: leaf by leaf)."""
+        if isinstance(value, (list, tuple, dict)):
+            return values_lib.map_structure(lambda v: self.gather(v, axis), value)
         return self._extended._gather(value, axis)
 
     def experimental_local_results(self, value):

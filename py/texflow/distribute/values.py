@@ -178,17 +178,21 @@ class CommunicationOptions:
         self.implementation = implementation
 
 
+def map_structure(fn, structure):
+    """`structure` (dicts, lists, tuples, namedtuples) with `fn` applied to each leaf."""
+    if isinstance(structure, dict):
+        return {k: map_structure(fn, v) for k, v in structure.items()}
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*(map_structure(fn, v) for v in structure))
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(map_structure(fn, v) for v in structure)
+    return fn(structure)
+
+
 def unwrap(structure, replica):
     """`structure` with every DistributedValues replaced by its value for `replica`."""
-    if isinstance(structure, DistributedValues):
-        return structure.values[replica]
-    if isinstance(structure, dict):
-        return {k: unwrap(v, replica) for k, v in structure.items()}
-    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
-        return type(structure)(*(unwrap(v, replica) for v in structure))
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(unwrap(v, replica) for v in structure)
-    return structure
+    return map_structure(lambda v: v.values[replica] if isinstance(v, DistributedValues)
+                         else v, structure)
 
 
 def regroup(results):
