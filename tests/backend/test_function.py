@@ -451,3 +451,20 @@ def test_next_of_a_dataset_iterator_runs_at_every_call():
     with raises(tf.errors.OutOfRangeError, match="End of sequence"):
         step()
     assert step.experimental_get_tracing_count() == 1
+
+
+@each_backend
+def test_float_class_labels_are_read_at_every_call():
+    # non-int32 labels were made int32 from their trace-time host values: a constant
+    # of the trace, so every replay used the first call's labels
+    logits = tf.constant([[0.0, 1.0, 3.0], [2.0, 1.0, 0.0]])
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def both(y):
+        return loss(y, logits), tf.keras.losses.sparse_categorical_crossentropy(
+            y, logits, from_logits=True)
+    traced = tf.function(both)
+    for labels in ([0.0, 0.0], [2.0, 2.0], [1.0, 0.0]):
+        y = tf.constant(labels)
+        for t, e in zip(_flat(traced(y)), _flat(both(y))):
+            assert np.allclose(t, e, rtol=1e-6), (labels, t, e)
