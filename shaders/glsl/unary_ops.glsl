@@ -16,7 +16,11 @@ float op_sign(float x) {
 }
 int op_sign(int x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
-float op_relu(float x) { return (x > 0.0 || f_isnan(x)) ? x : 0.0; }
+// any(), not ||: || branches (binary_ops.glsl, op_maximum).
+float op_relu(float x) {
+  bool keep = any(bvec2(x > 0.0, f_isnan(x)));
+  return keep ? x : 0.0;
+}
 int op_relu(int x) { return x > 0 ? x : 0; }
 
 float op_floor(float x) { return floor(x); }
@@ -29,9 +33,17 @@ float op_exp(float x) { return f_exp(x); }
 
 float op_log(float x) { return f_log(x); }
 
-float op_sqrt(float x) { return (f_isnan(x) || x < 0.0) ? f_nan() : sqrt(x); }
+float op_sqrt(float x) {
+  bool bad = any(bvec2(f_isnan(x), x < 0.0));
+  float r = sqrt(x);
+  return bad ? f_nan() : r;
+}
 
-float op_rsqrt(float x) { return (f_isnan(x) || x < 0.0) ? f_nan() : 1.0 / sqrt(x); }
+float op_rsqrt(float x) {
+  bool bad = any(bvec2(f_isnan(x), x < 0.0));
+  float r = 1.0 / sqrt(x);
+  return bad ? f_nan() : r;
+}
 
 // tanh, branch-free (lanes of one SIMD group take both sides of a branch anyway): below
 // |x| = 0.625, |x| + |x|^3 P(x^2), P fitted for float32; above, 1 - 2 / (e^2|x| + 1), which
