@@ -29,6 +29,7 @@ GRAD_CASES = {
     "expm1": (lambda tf, x: tf.math.expm1(x), [(3, 4)], "any"),
     "softplus": (lambda tf, x: tf.math.softplus(x), [(3, 4)], "any"),
     "relu6": (lambda tf, x: tf.nn.relu6(x * 4.0), [(3, 4)], "away"),
+    "softsign": (lambda tf, x: tf.nn.softsign(x), [(3, 4)], "any"),
     "erf": (lambda tf, x: tf.math.erf(x), [(3, 4)], "any"),
     "erfc": (lambda tf, x: tf.math.erfc(x), [(3, 4)], "any"),
     "floormod": (lambda tf, a, b: tf.math.floormod(a * 3.0, b), [(2, 3), (3,)], "positive"),

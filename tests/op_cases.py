@@ -20,6 +20,7 @@ UNARY = {
     "is_nan": ("float32",), "is_finite": ("float32",),
     "logical_not": ("bool", "float32", "int32"),
     "log1p": ("float32",), "expm1": ("float32",), "softplus": ("float32",),
+    "softsign": ("float32",),
     "erf": ("float32",), "erfc": ("float32",), "relu6": ("float32", "int32"),
     "invert": ("int32",),
 }

@@ -126,6 +126,15 @@ float op_softplus(float x) {
   return x > 0.0 ? x + z : z;
 }
 
+// x / (|x| + 1), scaled as op_div is where 1 / (|x| + 1) would be a flushed denormal;
+// infinities give NaN (inf / inf), as TensorFlow's.
+float op_softsign(float x) {
+  if (f_isnan(x) || f_isinf(x)) return f_nan();
+  float b = abs(x) + 1.0;
+  if (b > 8.5e37) return (x * 0.0625) / (b * 0.0625);
+  return x / b;
+}
+
 float op_relu6(float x) { return f_isnan(x) ? x : (x < 0.0 ? 0.0 : (x > 6.0 ? 6.0 : x)); }
 int op_relu6(int x) { return x < 0 ? 0 : (x > 6 ? 6 : x); }
 

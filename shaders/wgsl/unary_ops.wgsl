@@ -210,6 +210,12 @@ fn op_softplus(x: f32) -> f32 {
   return select(z, x + z, x > 0.0);
 }
 
+// x / (|x| + 1); infinities give NaN (inf / inf), as TensorFlow's.
+fn op_softsign(x: f32) -> f32 {
+  if (is_nan_f32(x) || is_inf_f32(x)) { return nan_f32(); }
+  return x / (abs(x) + 1.0);
+}
+
 fn op_relu6_f32(x: f32) -> f32 {
   if (is_nan_f32(x)) { return x; }
   return select(select(x, 6.0, x > 6.0), 0.0, x < 0.0);

@@ -19,6 +19,7 @@ def _families():
     img = rng.normal(size=(2, 5, 5, 3)).astype(np.float32)
     k = rng.normal(size=(3, 3, 3, 4)).astype(np.float32)
     idx = np.array([2, 0, 1], np.int32)
+    ints = rng.integers(-7, 8, size=(3, 4)).astype(np.int32)
     return [
         ("unary", lambda x: tf.exp(tf.tanh(x)) - tf.abs(x) + tf.sqrt(tf.square(x) + 1.0), [a]),
         ("binary_broadcast", lambda x, y: tf.maximum(x * y - 0.5, y / 3.0) ** 2, [a, b]),
@@ -39,7 +40,36 @@ def _families():
             i, x[:, :3]), tf.nn.sigmoid(x), tf.nn.log_softmax(x)), [a, idx]),
         ("creation", lambda x: (tf.zeros_like(x) + tf.ones([4]), tf.range(5) * 2,
                                 tf.fill([2, 2], 3.0) + tf.reduce_sum(x)), [a]),
+        ("reduce_more", lambda x: (tf.reduce_min(x, 0), tf.reduce_prod(x, 1), tf.argmin(x, 0),
+                                   tf.reduce_logsumexp(x, 1), tf.reduce_any(x > 1.0, 1),
+                                   tf.math.reduce_std(x)), [a]),
+        ("scan_sort", lambda x: (tf.cumsum(x, axis=1), tf.math.cumprod(x, 0, exclusive=True,
+                                                                       reverse=True),
+                                 tf.sort(x, direction="DESCENDING"), tf.argsort(x, axis=0),
+                                 *tf.math.top_k(x, 2)), [a]),
+        ("arrays", lambda x, i: (tf.pad(x, [[1, 0], [0, 2]], constant_values=1.0),
+                                 tf.tile(x, [2, 1]), tf.reverse(x, [1]), tf.one_hot(i, 4),
+                                 tf.stack([x, -x], 1), tf.split(x, 2, axis=1)[1],
+                                 tf.gather_nd(x, [[0, 1], [2, 3]]), tf.unstack(x)[2]),
+         [a, idx]),
+        ("integer", lambda k, m: (tf.math.floordiv(k, m), tf.math.floormod(k, m), k ** 2,
+                                  tf.bitwise.bitwise_and(k, m), tf.bitwise.bitwise_xor(k, m),
+                                  tf.bitwise.invert(k), tf.math.unsorted_segment_sum(
+                                      k, [0, 2, 0], 3)), [ints, ints[0] % 4 + 1]),
+        ("linalg", lambda x, y: (tf.norm(x), tf.norm(x, axis=1), tf.einsum("ij,j->i", x, y),
+                                 tf.tensordot(x, y, 1), tf.matmul(x, x, transpose_a=True),
+                                 tf.math.l2_normalize(x, 1)), [a, b]),
+        ("gradients", _conv_pool_gradients, [img, k]),
     ]
+
+
+def _conv_pool_gradients(x, w):
+    """conv2d's, max_pool's and avg_pool's gradient kernels, traced with a tape."""
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = tf.nn.max_pool2d(tf.nn.conv2d(x, w, 1, "SAME"), 2, 1, "VALID")
+        loss = tf.reduce_sum(tf.square(tf.nn.avg_pool2d(y, 2, 2, "VALID")))
+    return tape.gradient(loss, [x, w])
 
 
 def _flat(result):
@@ -73,7 +103,7 @@ def test_every_op_family_replays_as_eager():
 
 
 @each_backend
-def test_tracing_once_per_signature_side_effects_and_retracing_warning():
+def test_tracing_once_per_signature_and_side_effects():
     calls = []
 
     @tf.function
@@ -88,13 +118,7 @@ def test_tracing_once_per_signature_side_effects_and_retracing_warning():
     assert f(tf.constant([1.0])).numpy().tolist() == [1.0] and len(calls) == 3  # new shape
     concrete = f.get_concrete_function(x)
     assert concrete(tf.constant([2.0, 3.0])).numpy().tolist() == [4.0, 9.0]
-    assert f.experimental_get_tracing_count() == 3
-    import warnings
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for n in range(4, 8):
-            f(tf.zeros([n]))
-    assert any("traced 6 times" in str(w.message) for w in caught), caught
+    assert f.experimental_get_tracing_count() == 3  # the retracing warning: tests/unit
     stream = io.StringIO()
 
     @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)],
@@ -125,6 +149,13 @@ def test_data_dependent_python_control_flow_raises_and_cond_while_loop_trace():
 
     with raises(TypeError, match="frozen at trace time"):
         reads(tf.constant([1.0]))
+    # a result whose shape depends on values cannot be traced: the error names the op
+    for fn, op in ((lambda x: tf.boolean_mask(x, x > 0), "tf.boolean_mask"),
+                   (lambda x: tf.where(x > 0), "tf.where with one argument"),
+                   (lambda x: tf.sequence_mask(tf.cast(x, tf.int32)), "tf.sequence_mask")):
+        with raises(tf.errors.OperatorNotAllowedInGraphError, match=op):
+            tf.function(fn)(tf.constant([1.0, -2.0]))
+        assert fn(tf.constant([1.0, -2.0])).numpy().size > 0  # eagerly: read on the host
 
     @tf.function
     def f(x):
@@ -145,6 +176,18 @@ def test_data_dependent_python_control_flow_raises_and_cond_while_loop_trace():
 
     with raises(tf.errors.OperatorNotAllowedInGraphError, match="maximum_iterations"):
         unbounded(tf.constant(1.0))
+    v = tf.Variable(1.0)  # both branches run when traced: they must not assign
+
+    @tf.function
+    def assigns(x):
+        return tf.cond(x > 0, lambda: v.assign_add(1.0), lambda: v.assign_sub(1.0))
+
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="must not assign"):
+        assigns(tf.constant(1.0))
+    assert v.numpy() == 1.0
+    draw = tf.function(lambda: tf.random.uniform([4]))  # a draw is host code: fresh per call
+    assert not np.array_equal(draw().numpy(), draw().numpy())
+    assert draw.experimental_get_tracing_count() == 1
 
 
 @each_backend
@@ -390,3 +433,65 @@ def test_replayed_keras_step_is_one_js_call_with_eager_results():
     assert 0 < n_traced < n_eager, (n_traced, n_eager)
     for e, t in zip(eager + v_eager, traced + v_traced):
         assert np.allclose(e, t, rtol=1e-4, atol=1e-6), (e, t)
+
+
+@each_backend
+def test_next_of_a_dataset_iterator_runs_at_every_call():
+    # as TensorFlow's: each call takes the next element (it was frozen at trace time),
+    # and the end of the data raises OutOfRangeError
+    it = iter(tf.data.Dataset.range(7).map(lambda v: v * 10).batch(3))
+
+    @tf.function
+    def step():
+        return next(it) + 1
+
+    assert [step().numpy().tolist() for _ in range(2)] == [[1, 11, 21], [31, 41, 51]]
+    with raises(tf.errors.InvalidArgumentError, match="traced for"):  # the short last batch
+        step()
+    with raises(tf.errors.OutOfRangeError, match="End of sequence"):
+        step()
+    assert step.experimental_get_tracing_count() == 1
+
+
+@each_backend
+def test_float_class_labels_are_read_at_every_call():
+    # non-int32 labels were made int32 from their trace-time host values: a constant
+    # of the trace, so every replay used the first call's labels
+    logits = tf.constant([[0.0, 1.0, 3.0], [2.0, 1.0, 0.0]])
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def both(y):
+        return loss(y, logits), tf.keras.losses.sparse_categorical_crossentropy(
+            y, logits, from_logits=True)
+    traced = tf.function(both)
+    for labels in ([0.0, 0.0], [2.0, 2.0], [1.0, 0.0]):
+        y = tf.constant(labels)
+        for t, e in zip(_flat(traced(y)), _flat(both(y))):
+            assert np.allclose(t, e, rtol=1e-6), (labels, t, e)
+
+
+@each_backend
+def test_range_checks_run_at_every_call():
+    # labels and indices known on the host are checked as eagerly (TensorFlow's errors),
+    # at every replay, not only for the values the trace was made with
+    logits = tf.zeros([2, 3])
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    params = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    two, three = ([0, 2], [0, 5]), ([0, 2, 1], [0, 5, 1])  # good and bad values
+    cases = ((tf.function(lambda y: loss(y, logits)), two, "outside the valid range of \\["),
+             (tf.function(lambda y: tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits)),
+              two, "outside the valid range"),
+             (tf.function(lambda i: tf.gather(params, i) * 2.0), two, "is not in \\[0, 3\\)"),
+             (tf.function(lambda i: tf.math.unsorted_segment_sum(params, i, 3)), three,
+              "out of range"))
+    for fn, (good, bad), message in cases:
+        for _ in range(2):  # a trace, then a replay
+            fn(tf.constant(good))
+        with raises(tf.errors.InvalidArgumentError, match=message):
+            fn(tf.constant(bad))
+        assert fn.experimental_get_tracing_count() == 1
+    it = iter(tf.data.Dataset.from_tensor_slices([0, 1, 2, 9]).batch(2))
+    from_data = tf.function(lambda: loss(next(it), logits))  # labels from host code
+    from_data()
+    with raises(tf.errors.InvalidArgumentError, match="value of 9 .* in sparse_categorical"):
+        from_data()

@@ -1,5 +1,8 @@
 """Collectives between native workers through a coordinator, checked against numpy."""
 
+import asyncio
+import logging
+
 import numpy as np
 import pytest
 
@@ -134,6 +137,33 @@ def test_many_small_tensors_of_mixed_dtypes_pack_into_one_message(make_coordinat
         assert sent < 32 << 10  # one message with a table, not 300
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # the sum's inf
+def test_a_training_steps_gradients_each_step_and_when_their_shapes_change(make_coordinator):
+    # Big tensors go to the socket from the caller's arrays, small ones (and the padding
+    # before a wider dtype) are joined around them, within messages cut at 256 KiB; the
+    # layout of a step is kept for the next, and a new dtype or shape gets its own.
+    c = make_coordinator(2)
+    steps = [[((3,), np.float16), ((70_001,), np.float32), ((5,), np.int64),
+              ((300_000,), np.float32), ((10,), np.float32)]] * 3
+    steps.append([((3,), np.float32), ((70_001,), np.float32), ((2, 3), np.int64)])
+    huge = np.full(3, 3e38, np.float32)  # finite, though its sum overflows
+
+    def body(g):
+        out = [g.all_reduce([_data(g.rank, s, d, i + k) for i, (s, d) in enumerate(step)])
+               for k, step in enumerate(steps)]
+        return out + [g.all_reduce(huge)]
+
+    results = run_workers(c, 2, body, chunk_bytes=256 << 10)
+    for out in results.values():
+        for k, step in enumerate(steps):
+            for i, (shape, dtype) in enumerate(step):
+                want = _oracle("sum", [_data(r, shape, dtype, i + k) for r in range(2)])
+                assert out[k][i].dtype == dtype and out[k][i].shape == shape
+                np.testing.assert_allclose(out[k][i], want, rtol=1e-2 if dtype == np.float16
+                                           else 1e-6, err_msg=f"step {k}, tensor {i}")
+        assert np.all(np.isinf(out[-1]))
+
+
 def test_kinds_and_structures_come_back_as_given(make_coordinator):
     c = make_coordinator(2)
 
@@ -182,7 +212,7 @@ def test_broadcast_all_gather_and_barrier(make_coordinator):
         np.testing.assert_array_equal(gathered[1], np.array([0, 1.5, 3], np.float32))
 
 
-def test_mismatched_shapes_are_refused_naming_the_tensor(make_coordinator):
+def test_mismatched_shapes_are_refused_naming_the_tensor(make_coordinator, caplog):
     c = make_coordinator(2)
 
     def body(g):
@@ -195,8 +225,11 @@ def test_mismatched_shapes_are_refused_naming_the_tensor(make_coordinator):
             # the same worker may send again; the other worker gets a clean result
         return g.all_reduce({"bias": np.ones(2, np.float32), "grad": np.ones(3, np.float32)})
 
-    for out in run_workers(c, 2, body).values():
+    with caplog.at_level(logging.WARNING, "texflow.coordinator"):
+        results = run_workers(c, 2, body)
+    for out in results.values():
         np.testing.assert_array_equal(out["grad"], [2, 2, 2])
+    assert "refused the contribution of rank 1 to collective 0: tensor grad" in caplog.text
 
 
 def test_names_of_collectives_must_agree(make_coordinator):
@@ -258,3 +291,22 @@ def test_the_worker_page_keeps_its_own_rank_when_another_member_leaves():
     assert _own_status({"event": "generation", "rank": 0, "size": 2}, "webgl")["rank"] == 0
     left = _own_status({"event": "left", "rank": 1, "kind": "native"}, "webgl")
     assert "rank" not in left and left["member_rank"] == 1 and left["backend"] == "webgl"
+
+
+def test_async_forms_natively(make_coordinator):
+    c = make_coordinator(2)
+
+    async def worker():
+        g = await collective.connect_async(c.url, c.token, timeout=30)
+        total = await g.all_reduce_async({"x": np.full(3, g.rank + 1.0)}, op="mean")
+        root = await g.broadcast_async(np.full(2, g.rank, np.int32), root=1)
+        rows = await g.all_gather_async(np.full((1, 2), g.rank, np.float32))
+        await g.barrier_async()
+        await g.close_async()
+        return g.rank, total["x"].tolist(), root.tolist(), rows.tolist()
+
+    async def both():  # two groups on one event loop: neither call may block it
+        return await asyncio.gather(worker(), worker())
+
+    for rank, total, root, rows in asyncio.run(both()):
+        assert total == [1.5] * 3 and root == [1, 1] and rows == [[0, 0], [1, 1]], rank

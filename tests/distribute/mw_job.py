@@ -55,6 +55,70 @@ def run_fit(strategy):
     return model
 
 
+def dropout_check(strategy):
+    """Dropout under the strategy, reproducible per replica from the seed: this replica's
+    masks (strategy.run) and a fit through a Dropout layer, each done twice from one seed
+    and once from another. Prints "dropout MASKS_SAME MASKS_DIFFER FIT_SAME FIT_SUM"."""
+    def masks(seed):
+        tf.keras.utils.set_random_seed(seed)
+        with strategy.scope():
+            layer = tf.keras.layers.Dropout(0.5)
+        return [np.asarray(strategy.run(lambda: layer(tf.ones([4, 6]), training=True)))
+                for _ in range(2)]
+
+    def fit(seed):
+        tf.keras.utils.set_random_seed(seed)
+        x, y = data(24)
+        with strategy.scope():
+            model = tf.keras.Sequential([
+                tf.keras.layers.Dense(8, activation="relu", input_shape=(5,)),
+                tf.keras.layers.Dropout(0.5), tf.keras.layers.Dense(3)])
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.5),
+                          loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=1, shuffle=False, verbose=0)
+        return [w.numpy() for w in model.weights]
+
+    seed = int(sys.argv[3])
+    first, again, other = masks(seed), masks(seed), masks(seed + 100)
+    same = all(np.array_equal(a, b) for a, b in zip(first, again))
+    differ = any(not np.array_equal(a, b) for a, b in zip(first, other))
+    fits = fit(seed), fit(seed)
+    fit_same = all(np.array_equal(a, b) for a, b in zip(*fits))
+    print("dropout", same, differ, fit_same, f"{sum(float(w.sum()) for w in fits[0]):.6f}",
+          flush=True)
+
+
+def distributed_fit_check(strategy):
+    """Keras fit from the strategy's distributed datasets (Keras 3 takes them) ends with the
+    weights fit from the plain dataset gives. Prints "distributed_fit DIST FROM_FUNCTION"."""
+    x, y = data(48)
+
+    def plain():
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
+
+    def from_function():  # each worker's rows of every global batch, as DATA shards
+        def dataset_fn(context):
+            return tf.data.Dataset.from_tensor_slices((x, y)).batch(
+                context.get_per_replica_batch_size(GLOBAL_BATCH)).shard(
+                context.num_input_pipelines, context.input_pipeline_id)
+        return strategy.distribute_datasets_from_function(dataset_fn)
+
+    def fit(make):
+        tf.keras.utils.set_random_seed(5)
+        with strategy.scope():
+            model = build()
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.5),
+                          loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model.fit(make(), epochs=2, verbose=0)
+        return [w.numpy() for w in model.weights]
+
+    want = fit(plain)
+    same = [all(np.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in zip(fit(make), want))
+            for make in (lambda: strategy.experimental_distribute_dataset(plain()),
+                         from_function)]
+    print("distributed_fit", *same, flush=True)
+
+
 def run_ctl(strategy):
     # 4 batches of 12, then one of 2: with 3 workers one of them gets no rows of it.
     x, y = data(50)
@@ -92,6 +156,9 @@ def main():
     tf.keras.utils.set_random_seed(seed)
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     model = (run_fit if mode == "fit" else run_ctl)(strategy)
+    if mode == "fit" and out != "-":  # natively (a browser worker would take minutes)
+        dropout_check(strategy)
+        distributed_fit_check(strategy)
     if out == "-":  # a browser worker: the weights go to the page's output
         print("weights " + json.dumps([w.numpy().tolist() for w in model.weights]),
               flush=True)

@@ -83,6 +83,15 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
         saved = tf.keras.models.load_model(tmp_path / "shared" / "model.keras")
         for got, key in zip(saved.get_weights(), ref.files):
             np.testing.assert_allclose(got, ref[key], rtol=1e-5, atol=1e-5)
+    if mode == "fit":  # dropout: each replica's masks and a fit repeat from the seed;
+        # every worker ends the fit through Dropout with one model
+        said = [next(line for line in out.splitlines() if line.startswith("dropout"))
+                for out in outputs]
+        assert all(line.split()[1:4] == ["True"] * 3 for line in said), said
+        assert len({line.split()[4] for line in said[:-1]}) == 1, said
+        # fit takes experimental_distribute_dataset's and distribute_datasets_from_function's
+        # datasets (each worker's own rows) and ends where the plain dataset's fit does
+        assert all("distributed_fit True True" in out for out in outputs), outputs
     if mode == "fit":  # epoch-end logs are over every worker's data: one process's
         for word in ("history", "evaluate"):
             lines = [next(line for line in out.splitlines() if line.startswith(word))
@@ -139,6 +148,84 @@ def test_a_tf_config_chief_keeps_checkpoints_in_texflow_checkpoint_dir(tmp_path,
             assert info is None and len(lines) == 1, lines
             assert "TEXFLOW_CHECKPOINT_DIR=DIR for the chief" in lines[0], lines
             assert "BackupAndRestore" in lines[0] and "--checkpoint-dir" not in lines[0]
+    finally:
+        for s in reversed(strategies):
+            if s is not None:
+                s.extended._leave()
+
+
+def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeypatch):
+    """Two workers (threads, TF_CONFIG-style resolvers) with uneven rows: what TensorFlow
+    2.21's MultiWorkerMirroredStrategy gave two processes running the same calls; then a
+    collective the other worker never joins outlasts CommunicationOptions.timeout_seconds
+    and raises DeadlineExceededError, as TensorFlow's do."""
+    import threading
+
+    import texflow as tf
+
+    monkeypatch.delenv("TEXFLOW_COORDINATOR", raising=False)
+    monkeypatch.delenv("TEXFLOW_TOKEN", raising=False)
+    monkeypatch.delenv("TEXFLOW_CHECKPOINT_DIR", raising=False)
+    spec = tf.distribute.cluster_resolver.ClusterSpec(
+        {"worker": [f"localhost:{_free_port()}", f"localhost:{_free_port()}"]})
+    strategies, got, failed = [None, None], [{}, {}], []
+
+    def make(i):
+        strategies[i] = tf.distribute.MultiWorkerMirroredStrategy(
+            tf.distribute.cluster_resolver.SimpleClusterResolver(
+                spec, task_type="worker", task_id=i),
+            tf.distribute.experimental.CommunicationOptions(timeout_seconds=120))
+
+    def work(i):
+        s, out = strategies[i], got[i]
+        try:
+            rows = tf.constant([[1.0, 2.0]] * (i + 1)) * float(i + 1)  # 1 row, then 2
+            out["mean0"] = s.reduce("MEAN", rows, axis=0).numpy().tolist()
+            out["sum0"] = s.reduce(tf.distribute.ReduceOp.SUM, rows, axis=0).numpy().tolist()
+            out["mean"] = s.reduce("MEAN", tf.constant([1.0, 2.0]) * float(i + 1),
+                                   axis=None).numpy().tolist()
+            out["gather"] = s.gather(rows, axis=0).numpy().tolist()
+            out["replica"] = s.run(
+                lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
+            contexts = []
+
+            def dataset_fn(context):
+                contexts.append((context.num_input_pipelines, context.input_pipeline_id,
+                                 context.num_replicas_in_sync,
+                                 context.get_per_replica_batch_size(4)))
+                return tf.data.Dataset.range(4).shard(
+                    context.num_input_pipelines, context.input_pipeline_id).batch(2)
+            out["from_fn"] = [b.numpy().tolist()
+                              for b in s.distribute_datasets_from_function(dataset_fn)]
+            out["contexts"] = contexts
+            out["dataset"] = [b.numpy().tolist() for b in s.experimental_distribute_dataset(
+                tf.data.Dataset.range(8).batch(4))]
+        except BaseException as e:  # the assertions below say which worker failed
+            failed.append((i, e))
+
+    try:
+        for target in (make, work):
+            threads = [threading.Thread(target=target, args=(i,)) for i in range(2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+        assert not failed, failed
+        for i in range(2):
+            assert strategies[i].num_replicas_in_sync == 2
+            assert (strategies[i].cluster_resolver.task_type,
+                    strategies[i].cluster_resolver.task_id) == ("worker", i)
+            assert got[i]["mean0"] == pytest.approx([5 / 3, 10 / 3])  # over all 3 rows
+            assert got[i]["sum0"] == [5.0, 10.0] and got[i]["mean"] == [1.5, 3.0]
+            assert got[i]["gather"] == [[1.0, 2.0], [2.0, 4.0], [2.0, 4.0]]
+            assert got[i]["contexts"] == [(2, i, 2, 2)] and got[i]["replica"] == i
+            assert got[i]["from_fn"] == [[i, i + 2]]
+        assert got[0]["dataset"] == [[0, 1], [4, 5]] and got[1]["dataset"] == [[2, 3], [6, 7]]
+        strategies[0].extended.communication_options.timeout_seconds = 0.5
+        with pytest.raises(tf.errors.DeadlineExceededError, match="timeout_seconds=0.5"):
+            strategies[0].reduce("SUM", tf.constant(1.0), axis=None)  # worker 1 never does
+        with pytest.raises(tf.errors.DeadlineExceededError, match="aborted by: a collective"):
+            strategies[0].gather(tf.constant([1.0]), axis=0)  # as TensorFlow's: restart
     finally:
         for s in reversed(strategies):
             if s is not None:

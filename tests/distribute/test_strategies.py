@@ -49,6 +49,12 @@ def test_mirrored_fit_matches_one_replica_and_run_reduce_gather():
     np.testing.assert_allclose(h1.history["loss"], h2.history["loss"], rtol=1e-5)
     for a, b in zip(model.get_weights(), plain.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    # evaluate and predict with a short last batch (8 + 8 + 4 rows over the replicas)
+    got, want = (m.evaluate(x, y, batch_size=8, verbose=0, return_dict=True)
+                 for m in (model, plain))
+    assert got == pytest.approx(want, rel=1e-5)
+    np.testing.assert_allclose(model.predict(x, batch_size=8, verbose=0),
+                               plain.predict(x, batch_size=8, verbose=0), rtol=1e-5, atol=1e-6)
     ids = strategy.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
     values = strategy.experimental_local_results(ids)
     assert list(values) == list(range(n))
@@ -61,6 +67,42 @@ def test_mirrored_fit_matches_one_replica_and_run_reduce_gather():
             strategy.reduce("SUM", 1.0, axis=None)
 
 
+def test_reduce_and_gather_of_plain_values_integers_and_scalars_follow_tensorflow():
+    # What TensorFlow 2.21's MirroredStrategy over two CPUs gave (scripts run by hand).
+    strategy = tf.distribute.MirroredStrategy(_devices())
+    n = strategy.num_replicas_in_sync
+    plain = tf.constant([1.0, 2.0])
+    assert strategy.gather(plain, axis=0).numpy().tolist() == [1.0, 2.0]  # one copy
+    assert strategy.reduce("MEAN", plain, axis=0).numpy() == 1.5
+    kept = strategy.reduce("MEAN", 3, axis=None)  # the same everywhere: itself
+    assert kept.dtype == tf.int32 and int(kept) == 3
+    ints = strategy.run(lambda: tf.constant([1, 2]) +
+                        tf.distribute.get_replica_context().replica_id_in_sync_group)
+    mean = strategy.reduce("MEAN", ints, axis=None)  # truediv: floats (TF: float64)
+    assert mean.dtype == tf.float32
+    np.testing.assert_allclose(mean.numpy(), [1 + (n - 1) / 2, 2 + (n - 1) / 2])
+    assert strategy.reduce("SUM", ints, axis=None).dtype == tf.int32
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def gathered(x):  # a host call, as reduce: each replay gathers its own values
+        per_replica = strategy.run(lambda: v * x)
+        return strategy.gather(per_replica, axis=0), strategy.reduce("MEAN", x, axis=None)
+    for x in (1.0, 10.0):
+        got, mean = gathered(tf.constant(x))
+        assert got.numpy().tolist() == [x, 2 * x] * n and float(mean) == x
+    nested = strategy.run(lambda: (tf.constant(1.0), {"a": tf.constant([2.0, 3.0])}))
+    total, parts = strategy.reduce("SUM", nested, axis=None)  # leaf by leaf, as TF's
+    assert float(total) == n and parts["a"].numpy().tolist() == [2.0 * n, 3.0 * n]
+    assert strategy.gather(nested[1], axis=0)["a"].numpy().tolist() == [2.0, 3.0] * n
+    scalars = strategy.run(lambda: tf.constant(1.0))  # a scalar has no axis 0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank 0"):
+        strategy.reduce("SUM", scalars, axis=0)
+    if n > 1:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="rank 0"):
+            strategy.gather(scalars, axis=0)
+
+
 def test_distributed_datasets_split_global_batches():
     strategy = tf.distribute.MirroredStrategy(_devices())
     n = strategy.num_replicas_in_sync
@@ -70,6 +112,10 @@ def test_distributed_datasets_split_global_batches():
     flat = [int(v) for step in got for part in step for v in np.asarray(part.numpy())]
     assert flat == list(range(10)) and len(got) == 2
     assert [len(part.numpy()) for part in got[0]] == input_lib.split_sizes(5, n)
+    total = sum(float(strategy.reduce("SUM", strategy.run(tf.reduce_sum, args=(batch,)),
+                                      axis=None))
+                for batch in strategy.experimental_distribute_dataset(ds))
+    assert total == 45.0  # each replica ran on its own piece (a PerReplica argument)
     seen = []
 
     def dataset_fn(context):
@@ -78,6 +124,30 @@ def test_distributed_datasets_split_global_batches():
         return tf.data.Dataset.range(8).batch(4)
     steps = list(strategy.distribute_datasets_from_function(dataset_fn))
     assert seen == [(1, 0, 4)] and len(steps) == 2 // n + (2 % n > 0)
+
+
+def test_fit_and_evaluate_take_distributed_datasets_as_keras_3_does():
+    strategy = tf.distribute.MirroredStrategy(_devices())
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((3,)),
+                                     tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile(optimizer="sgd", loss="mse")
+    x = np.arange(60, dtype=np.float32).reshape(20, 3) / 60
+    ds = tf.data.Dataset.from_tensor_slices((x, 2 * x.sum(1, keepdims=True))).batch(10)
+    evaluated = []
+    for data in (strategy.experimental_distribute_dataset(ds),
+                 strategy.distribute_datasets_from_function(
+                     lambda context: ds.unbatch().batch(
+                         context.get_per_replica_batch_size(10)))):
+        model.set_weights([np.ones((3, 1), np.float32), np.zeros(1, np.float32)])
+        loss = model.fit(data, epochs=1, verbose=0).history["loss"]
+        # TensorFlow 2.21's MirroredStrategy over two CPUs, the plain ds and these
+        np.testing.assert_allclose(loss, [2.867431163787842], rtol=1e-5)
+        np.testing.assert_allclose(model.get_weights()[0].ravel(),
+                                   [1.0376308, 1.0386058, 1.0395807], rtol=1e-5)
+        evaluated.append((model.evaluate(data, verbose=0), model.evaluate(ds, verbose=0)))
+    assert evaluated[0][0] == pytest.approx(evaluated[0][1], rel=1e-6)  # as the plain ds
+    assert evaluated[1] == pytest.approx(evaluated[0], rel=1e-6)
 
 
 class _Worker:
@@ -129,6 +199,13 @@ def test_tf_config_cluster_resolver(monkeypatch):
     monkeypatch.setenv("TF_CONFIG", "{not json")
     with pytest.raises(ValueError, match="not valid JSON"):
         r.cluster_spec()
+    # A "chief" task is rank 0 and the workers follow it (TensorFlow's id_in_cluster)
+    from texflow.distribute import cluster_resolver as resolvers
+    spec = resolvers.ClusterSpec({"chief": ["c:1"], "worker": ["w:1", "w:2"], "ps": ["p:1"]})
+    assert [resolvers.rank_of(spec, "chief", 0), resolvers.rank_of(spec, "worker", 1)] == [0, 2]
+    assert resolvers.task_of(spec, 1) == ("worker", 0) and resolvers.num_sync_workers(spec) == 3
+    with pytest.raises(ValueError, match="'ps'"):
+        resolvers.rank_of(spec, "ps", 0)
 
 
 def test_a_coordinator_job_gets_a_tf_config_naming_its_rank(monkeypatch):
@@ -154,9 +231,35 @@ def test_small_types():
     opts = tf.distribute.experimental.CommunicationOptions(
         implementation=tf.distribute.experimental.CommunicationImplementation.RING)
     assert opts.implementation.name == "RING"
+    for bad, why in (({"implementation": "TCP"}, "'TCP'"), ({"bytes_per_pack": -1}, "-1"),
+                     ({"timeout_seconds": -2}, "-2")):
+        with pytest.raises(ValueError, match=why):
+            tf.distribute.experimental.CommunicationOptions(**bad)
+    assert tf.distribute.experimental.CommunicationOptions(
+        implementation="nccl").implementation.name == "NCCL"
     s = tf.distribute.MultiWorkerMirroredStrategy(communication_options=opts)
     assert s.num_replicas_in_sync == 1 and s.cluster_resolver.task_type is None
     assert tf.nn.compute_average_loss(tf.constant([1.0, 3.0])).numpy() == 2.0
+
+
+def test_losses_per_replica_and_contexts_as_in_tensorflow():
+    strategy = tf.distribute.MirroredStrategy(_devices())
+    n = strategy.num_replicas_in_sync
+    per_replica = strategy.experimental_local_results(strategy.run(
+        lambda: (tf.nn.compute_average_loss(tf.constant([1.0, 3.0])),
+                 tf.nn.scale_regularization_loss(tf.constant([2.0, 4.0])))))
+    assert [(float(a), float(r)) for a, r in per_replica] == [(2.0 / n, 6.0 / n)] * n
+    assert float(tf.nn.scale_regularization_loss(tf.constant(4.0))) == 4.0  # no strategy
+    with strategy.scope():  # cross-replica context: TensorFlow's RuntimeError
+        for call in (lambda: tf.nn.compute_average_loss(tf.constant([1.0])),
+                     lambda: tf.nn.scale_regularization_loss(tf.constant(1.0))):
+            with pytest.raises(RuntimeError, match="in cross replica context"):
+                call()
+        assert float(tf.nn.compute_average_loss(tf.constant([1.0, 3.0]),
+                                                global_batch_size=4)) == 1.0
+        with pytest.raises(RuntimeError, match="Mixing different tf.distribute.Strategy"):
+            with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+                pass
 
 
 def test_only_the_chief_writes_model_checkpoints(tmp_path):
@@ -242,6 +345,9 @@ def test_one_device_and_central_storage_strategies():
     assert float(one.reduce("SUM", one.run(lambda: tf.reduce_sum(v)), axis=None)) == 3.0
     central = tf.distribute.experimental.CentralStorageStrategy(_devices())
     assert central.num_replicas_in_sync == len(_devices())
+    assert central.extended.parameter_devices == (
+        "/job:localhost/replica:0/task:0/device:CPU:0",)
+    assert len(central.extended.worker_devices) == len(_devices())
     with central.scope():
         model = _model()
         model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")

@@ -98,6 +98,12 @@
       else if (msg.type === "events") log(msg.events);
     };
     ws.onclose = (event) => {
+      if (event.code === 1008) {  // refused (a wrong token): trying again cannot help
+        dashboard.refused = event.reason;
+        $("summary").textContent = `the coordinator refused this dashboard: ${event.reason}` +
+          " (open the dashboard URL it printed, …/dashboard#token=TOKEN)";
+        return;
+      }
       $("summary").textContent = `disconnected (${event.code} ${event.reason}); retrying…`;
       setTimeout(() => connect(Math.min(delay * 2, 5000)), delay);
     };

@@ -9,6 +9,7 @@ import runpy
 import sys
 import tempfile
 import traceback
+import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -20,12 +21,14 @@ def add_commands(sub):
                             "membership, checkpoints, the worker page and dashboard)",
         usage="texflow coordinator --num-workers N [--host H] [--port P] [--token T] "
               "[--allow-origin URL ...] [--checkpoint-dir DIR] [--shards K] [--elastic] "
-              "[--allow-nonfinite] [--script FILE.py [-- ARGS]]")
+              "[--max-workers M] [--allow-nonfinite] [--heartbeat S] "
+              "[--script FILE.py [-- ARGS]]")
     coord.add_argument("--num-workers", type=int, required=True,
                        help="workers in the group (in its first generation when elastic)")
     coord.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only)")
-    coord.add_argument("--port", type=int, default=8470)
+    coord.add_argument("--port", type=int, default=8470,
+                       help="port for the pages and WebSockets (default 8470; 0: a free one)")
     coord.add_argument("--token", default=None,
                        help="join token (default: $TEXFLOW_TOKEN, else a random one)")
     coord.add_argument("--allow-origin", action="append", default=[], metavar="URL",
@@ -65,15 +68,16 @@ def coordinator_command(args):
 
     logging.basicConfig(level=logging.INFO, format="[coordinator] %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
+    problem = _bad_coordinator_args(args)
+    if problem:
+        print(f"texflow coordinator: {problem}", file=sys.stderr)
+        return 2
     job = None
     if args.script:
         job = Job(args.script, args.args)
         for name, why in job.skipped:
             print(f"texflow coordinator: not served to workers: {name} ({why})",
                   file=sys.stderr)
-    elif args.args:
-        print("texflow coordinator: arguments after -- need --script", file=sys.stderr)
-        return 2
     coordinator = Coordinator(
         args.num_workers, host=args.host, port=args.port,
         token=args.token or os.environ.get("TEXFLOW_TOKEN"), allow_origins=args.allow_origin,
@@ -82,24 +86,54 @@ def coordinator_command(args):
         max_workers=args.max_workers)
 
     async def main():
-        await coordinator.start()
+        try:
+            await coordinator.start()
+        except OSError as e:  # the port is taken, or the host is not this machine's
+            print(f"texflow coordinator: cannot listen on {args.host}:{args.port}: "
+                  f"{e.strerror or e}", file=sys.stderr)
+            await coordinator.close()
+            return 2
+        # With a job, a native worker needs no script: it fetches the coordinator's.
+        script = "" if job else " SCRIPT.py"
         print(f"texflow coordinator: {args.num_workers} workers"
               f"{' (elastic)' if args.elastic else ''}, {args.shards} shard(s)\n"
               f"  join page:  {coordinator.join_url}\n"
               f"  dashboard:  {coordinator.origin}/dashboard#token={coordinator.token}\n"
               f"  native:     texflow worker --coordinator {coordinator.url} "
-              f"--token {coordinator.token} SCRIPT.py\n"
+              f"--token {coordinator.token}{script}\n"
               f"  token:      {coordinator.token}", flush=True)
         try:
             await coordinator.serve_forever()
         finally:
             await coordinator.close()
+        return 0
 
     try:
-        asyncio.run(main())
+        return asyncio.run(main())
     except KeyboardInterrupt:
-        pass
-    return 0
+        return 0
+
+
+def _bad_coordinator_args(args):
+    """What is wrong with `texflow coordinator`'s arguments (None: nothing)."""
+    for flag, value, least in (("--num-workers", args.num_workers, 1),
+                               ("--shards", args.shards, 1), ("--port", args.port, 0)):
+        if value < least:
+            return f"{flag} must be at least {least}; received {value}"
+    if args.port > 65535:
+        return f"--port must be at most 65535; received {args.port}"
+    if not args.heartbeat > 0:
+        return f"--heartbeat must be a positive number of seconds; received {args.heartbeat}"
+    if args.max_workers is not None and args.max_workers < args.num_workers:
+        return (f"--max-workers ({args.max_workers}) must be at least --num-workers "
+                f"({args.num_workers})")
+    if args.max_workers is not None and not args.elastic:
+        return "--max-workers needs --elastic (a fixed group has exactly --num-workers)"
+    if args.args and not args.script:
+        return f"arguments after -- need --script; received {args.args}"
+    if args.script and not Path(args.script).is_file():
+        return f"no such script: {args.script}"
+    return None
 
 
 def worker_command(args):
@@ -113,7 +147,15 @@ def worker_command(args):
     if args.task_id is not None:
         os.environ["TEXFLOW_TASK_ID"] = str(args.task_id)
     if args.file is None:
-        script, argv, num_workers = _fetch_job(url, token)
+        if args.args:
+            print(f"texflow worker: arguments after -- need FILE.py (the coordinator's job "
+                  f"brings its own); received {args.args}", file=sys.stderr)
+            return 2
+        try:
+            script, argv, num_workers = _fetch_job(url, token)
+        except JobUnavailable as e:
+            print(f"texflow worker: {e}", file=sys.stderr)
+            return 2
         # The tutorials read TF_CONFIG before making their strategy: give them one.
         from ..distribute.cluster_resolver import set_job_tf_config
         set_job_tf_config(num_workers)
@@ -134,15 +176,26 @@ def worker_command(args):
     return 0
 
 
+class JobUnavailable(Exception):
+    """The coordinator's job cannot be fetched; the message says why."""
+
+
 def _fetch_job(url, token):
     """Downloads the coordinator's job (its --script and folder) into a temporary folder."""
     base = "http" + url[2:].split("/ws", 1)[0] if url.startswith("ws") else url
     headers = {"Authorization": f"Bearer {token}"}
 
     def get(path):
-        with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers),
-                                    timeout=60) as r:
-            return r.read()
+        try:
+            with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers),
+                                        timeout=60) as r:
+                return r.read()
+        except urllib.error.HTTPError as e:  # the body says why (wrong token, no job)
+            why = e.read().decode(errors="replace").strip() or e.reason
+            raise JobUnavailable(f"{base}{path}: HTTP {e.code}: {why}") from None
+        except (urllib.error.URLError, OSError) as e:
+            raise JobUnavailable(f"cannot reach the coordinator at {base}: "
+                                 f"{getattr(e, 'reason', e)}") from None
 
     manifest = json.loads(get("/job/manifest.json"))
     folder = Path(tempfile.mkdtemp(prefix="texflow-job-"))

@@ -19,6 +19,7 @@ import sys
 
 import numpy as np
 
+from ..engine import trace
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..tensor_spec import TensorSpec  # noqa: F401  (tf.data's element_spec type)
 from . import structure
@@ -322,6 +323,13 @@ class DatasetIterator:
         return self
 
     def __next__(self):
+        if self._tensors and trace.traced():  # in a tf.function: every replay takes the next
+            return trace.host_call(self._traced_next())
+        return self._next()
+
+    next = __next__
+
+    def _next(self):
         element = next(self._gen)
         if type(element) is Failure:
             raise element.exc
@@ -329,7 +337,30 @@ class DatasetIterator:
             return structure.map_structure(structure.as_tensor, element)
         return element
 
-    next = __next__
+    def _traced_next(self):
+        """`next()` as a tf.function's host code: the end of the data raises
+        OutOfRangeError, as TensorFlow's does, and an element of other shapes than the
+        trace's (a short last batch) raises, since a trace has static shapes."""
+        traced_shapes = []
+
+        def next_element():
+            try:
+                element = self._next()
+            except StopIteration:
+                raise OutOfRangeError("End of sequence") from None
+            shapes = []
+            trace.flatten_arrays(element, shapes)
+            shapes = [list(x.shape) for x in shapes]
+            if not traced_shapes:
+                traced_shapes.append(shapes)
+            elif shapes != traced_shapes[0]:
+                raise InvalidArgumentError(
+                    f"next(iterator) inside tf.function gave an element of shapes {shapes}, "
+                    f"but the function was traced for {traced_shapes[0]}: a texflow trace has "
+                    "static shapes. Batch with drop_remainder=True, or pass the element to "
+                    "the function as an argument (each new shape then traces once).")
+            return element
+        return next_element
 
     def get_next(self):
         """The next element; OutOfRangeError at the end (TensorFlow's end of sequence)."""

@@ -23,7 +23,7 @@ from .strategy import (ReplicaContext, Strategy, StrategyExtended,
                        in_cross_replica_context)
 from .values import (CollectiveCommunication, CommunicationImplementation,
                      CommunicationOptions, DistributedValues, InputContext, InputOptions,
-                     InputReplicationMode, PerReplica, ReduceOp)
+                     InputReplicationMode, PerReplica, ReduceOp, ValueContext)
 
 __all__ = ["CentralStorageStrategy", "ClusterCoordinator", "CrossDeviceOps",
            "DistributedValues", "HierarchicalCopyAllReduce", "InputContext", "InputOptions",
@@ -57,7 +57,17 @@ experimental = types.SimpleNamespace(
     CommunicationOptions=CommunicationOptions,
     CommunicationImplementation=CommunicationImplementation,
     CollectiveCommunication=CollectiveCommunication,
+    ValueContext=ValueContext,
 )
+
+
+def _replicas_in_sync(caller):
+    """compute_average_loss's and scale_regularization_loss's count of replicas: only in a
+    replica's context (or with no strategy), as TensorFlow's."""
+    if has_strategy() and in_cross_replica_context():
+        raise RuntimeError(f"You are calling `{caller}` in cross replica context, while it was "
+                           "expected to be called in replica context (inside strategy.run).")
+    return get_strategy().num_replicas_in_sync
 
 
 def _install_hooks():
@@ -66,7 +76,7 @@ def _install_hooks():
     from ..keras import backend
     from ..ops import nn
     backend.set_strategy_getter(lambda: get_strategy() if has_strategy() else None)
-    nn.set_replica_counter(lambda: get_strategy().num_replicas_in_sync)
+    nn.set_replica_counter(_replicas_in_sync)
     variable.initial_value_hooks.append(
         lambda value: get_strategy().extended._initial_value(value))
 

@@ -15,12 +15,12 @@ import numpy as np
 
 from ..coordinator import wire
 from ..errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,
-                      UnavailableError, WorkerLostError)
+                      UnauthenticatedError, UnavailableError, WorkerLostError)
 from . import _tensors
 from ._pending import Pending
 
-_ERRORS = {"InvalidArgumentError": InvalidArgumentError, "NotFoundError": NotFoundError,
-           "FailedPreconditionError": FailedPreconditionError}
+_ERRORS = {e.__name__: e for e in (InvalidArgumentError, NotFoundError,
+                                   FailedPreconditionError, UnauthenticatedError)}
 
 
 class Membership:
@@ -67,7 +67,7 @@ class Core:
         self.formed = 0            # generations heard of, counted here (a restarted
         self.acked = 0             # coordinator numbers them from 1 again); taken up
         self.broken = None         # the error collectives raise until rejoin/resize
-        self.refused = None        # why the coordinator turned the join down
+        self.refused = None        # the error: why the coordinator turned the join down
         self.allow_nonfinite = False
         self.last_generation = {}  # the latest "generation" message
         self.seq = 0
@@ -82,6 +82,7 @@ class Core:
         self.stats = {"bytes_sent": 0, "bytes_received": 0, "collectives": 0,
                       "last_ms": None, "rank": None}
         self._reconnecting = None
+        self.layouts = _tensors.Layouts()
 
     # -- connecting ----------------------------------------------------------------------
 
@@ -108,7 +109,7 @@ class Core:
             if self.closed:
                 raise UnavailableError("the group was closed")
             if self.refused is not None:
-                raise FailedPreconditionError(self.refused)
+                raise type(self.refused)(str(self.refused))
             event = self.changed
             remaining = None if deadline is None else deadline - loop.time()
             if remaining is not None and remaining <= 0:
@@ -244,13 +245,12 @@ class Core:
             if future is not None and not future.done():
                 future.set_exception(error)
             return
-        p = self.pending
-        if "seq" not in msg:  # a refused join
-            self.refused = msg.get("message", "")
+        if "seq" not in msg:  # a refused join (changed: made by connect, before any message)
+            self.refused = error
             self._fail(error)
-            if self.changed is not None:
-                self.changed.set()
+            self.changed.set()
             return
+        p = self.pending
         if p is not None and msg["seq"] == p.seq and msg["generation"] == p.generation:
             asyncio.ensure_future(self._refused(p, index, msg["attempt"], error))
 
@@ -282,8 +282,7 @@ class Core:
     def _on_ckpt_info(self, index, msg):
         self._reply(msg, msg.get("latest"))
 
-    def _on_ckpt_saved(self, index, msg):
-        self._reply(msg, msg.get("latest"))
+    _on_ckpt_saved = _on_ckpt_info
 
     def _reply(self, msg, value):
         future = self.requests.pop(msg.get("id"), None)
@@ -309,7 +308,11 @@ class Core:
                                            f"page?); this connection was replaced: {reason}")
             self.closed = True
             return
-        if index == 0 and self.reconnect and self._reconnecting is None:
+        if index == 0 and (code == 1008 or self.refused):  # refused for what it sent (a
+            self.broken = self.refused = self.refused or FailedPreconditionError(  # token):
+                f"the coordinator at {self.url} closed this worker's connection: {reason}")
+            self.changed.set()  # retrying cannot help; a connect or rejoin waiting raises it
+        elif index == 0 and self.reconnect and self._reconnecting is None:
             self._reconnecting = asyncio.ensure_future(self._reconnect_loop())
 
     def _fail(self, error):
@@ -341,8 +344,7 @@ class Core:
         if op in wire.REDUCTIONS or op == wire.BROADCAST and root == self.membership.rank:
             if not self.allow_nonfinite:
                 _tensors.check_finite(arrays, names)
-        layout = wire.Layout([wire.TensorSpec(n or "", a.dtype.name, a.shape)
-                              for n, a in zip(names or [""] * len(arrays), arrays)], name)
+        layout = self.layouts.get(arrays, names, name)
         nshards = len(self.membership_shards())
         if op in wire.REDUCTIONS and nshards > 1 and layout.total >= wire.SHARD_MIN:
             cuts = wire.split_points(layout.total, nshards)
@@ -381,7 +383,7 @@ class Core:
         lo, hi = p.slice_of(index)
         if p.op == wire.BROADCAST and p.my_rank != p.root:
             hi = lo  # receivers send their table only
-        table = wire.pack_table(p.layout.with_range(lo, hi)) if (
+        table = _tensors.table_of(p.layout, lo, hi) if (
             p.op != wire.BROADCAST or p.my_rank == p.root or p.layout.specs) else \
             wire.pack_table(wire.Layout([]))
         attempt = p.attempts.get(index, 0)
@@ -394,13 +396,13 @@ class Core:
         start, first = lo, True
         while first or start < hi:
             end = min(hi, start + self.chunk_bytes)
-            data = reader.read(start, end) if end > start else b""
+            pieces = reader.pieces(start, end) if end > start else []
             head = wire.pack_header(wire.CONTRIB, p.op, p.generation, p.seq, start,
                                     p.layout.total, attempt, p.root, table if first else b"")
             if p.attempts.get(index, 0) != attempt or p.finished:
                 return  # restarted or refused meanwhile: the restart sends again
-            await conn.send_parts(head, data)  # one message; the data is not copied here
-            self.stats["bytes_sent"] += len(head) + len(data)
+            await conn.send_parts(head, pieces)  # one message; big tensors are not copied
+            self.stats["bytes_sent"] += len(head) + end - start
             start, first = end, False
 
     async def send_report(self, msg):

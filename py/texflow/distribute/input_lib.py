@@ -4,10 +4,12 @@ As TensorFlow does it: every global batch of B examples is cut into one piece pe
 replica in sync, as even as can be (the first `B % R` pieces one row larger), and the
 dataset's auto-shard policy decides which pieces this worker takes:
 
-- DATA, AUTO (texflow's datasets are read on every worker, so AUTO means DATA) and
-  FILE (which falls back to DATA with a warning, as TensorFlow does when it cannot
-  shard by files) and HINT: worker w takes its own pieces of every global batch, so
-  the workers together see exactly the batches one process would, in the same order.
+- DATA, AUTO (texflow's datasets are read on every worker, so AUTO means DATA;
+  TensorFlow's AUTO shards a dataset read from files by file, others by DATA), FILE (which
+  falls back to DATA with a warning; TensorFlow 2.21 shards a dataset read from files by
+  its files and raises NotFoundError "Found an unshardable source dataset" for others)
+  and HINT: worker w takes its own pieces of every global batch, so the workers together
+  see exactly the batches one process would, in the same order.
 - OFF: no sharding; each worker goes through its whole dataset, its pieces one after
   another (a worker's epoch has as many steps as its batches have pieces), the sizes of
   an uneven cut starting with its own piece's, as TensorFlow's rebatching does.
@@ -84,11 +86,12 @@ def shard_policy(dataset):
         return AutoShardPolicy.DATA
     policy = AutoShardPolicy(policy)
     if policy == AutoShardPolicy.FILE:
-        warnings.warn("texflow cannot shard this dataset by its files (every worker reads "
-                      "the files itself), so it falls back to sharding by data "
-                      "(AutoShardPolicy.DATA), as TensorFlow does when FILE sharding is not "
-                      "possible; set auto_shard_policy to DATA or OFF to silence this",
-                      stacklevel=4)
+        warnings.warn("auto_shard_policy FILE: texflow does not shard by files (every "
+                      "worker reads the files itself), so it falls back to sharding by data "
+                      "(AutoShardPolicy.DATA: the workers see the batches one process would); "
+                      "TensorFlow 2.21 shards a dataset read from files by its files and "
+                      "raises NotFoundError for one that is not. Set auto_shard_policy to "
+                      "DATA or OFF to silence this", stacklevel=4)
     return AutoShardPolicy.OFF if policy == AutoShardPolicy.OFF else AutoShardPolicy.DATA
 
 
@@ -164,6 +167,12 @@ class DistributedDataset:
     def __iter__(self):
         return DistributedIterator(self._strategy, self._elements(), self._local)
 
+    def _keras_dataset(self):
+        """What Keras's fit/evaluate/predict take from it (Keras 3 takes distributed
+        datasets): the dataset of global batches, which a model made in the strategy's
+        scope cuts for the workers and replicas as it does any dataset."""
+        return self._global, False
+
     def _elements(self):
         for element in self._dataset.as_numpy_iterator():
             if self._split:
@@ -199,6 +208,18 @@ class DistributedDatasetsFromFunction(DistributedDataset):
         self._global = self._dataset = dataset
         self._local = len(ext.devices)
         self._split = False
+
+    def _keras_dataset(self):
+        """This worker's dataset as it is (no sharding), every `local` elements (one per
+        local replica) joined into one batch, which the step cuts again."""
+        from ..data.batching import Batch
+
+        class ReplicaGroups(Batch):
+            def _stack(self, items):
+                return _join(items, np.concatenate)
+        joined = self._dataset if self._local == 1 else ReplicaGroups(self._dataset,
+                                                                      self._local, False)
+        return joined, True
 
 
 class DistributedIterator:
@@ -321,9 +342,10 @@ class KerasWorkerData:
             drop = 0
 
 
-def _join(pieces):
+def _join(pieces, concat=None):
     """The pieces of one worker's replicas as one batch (its step cuts it again)."""
-    from ..ops.movement import concat
+    if concat is None:
+        from ..ops.movement import concat
     flat = [structure.flatten(p) for p in pieces]
     joined = [None if leaves[0] is None else concat(list(leaves), 0)
               for leaves in zip(*flat)]

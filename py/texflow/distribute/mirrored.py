@@ -99,7 +99,17 @@ class CentralStorageStrategy(_PlacedStrategy):
             gpus = [d.name for d in config.list_logical_devices("GPU")]
             compute_devices = gpus or ["/device:CPU:0"]
         self._variable_device = _backends([parameter_device or "/device:CPU:0"])[0]
-        super().__init__(StrategyExtended(self, _backends(compute_devices)))
+        super().__init__(_CentralExtended(self, _backends(compute_devices)))
+
+
+class _CentralExtended(StrategyExtended):
+    @property
+    def parameter_devices(self):
+        return (self._device_name(self._strategy._variable_device),)
+
+    @property
+    def worker_devices(self):
+        return tuple(self._device_name(d) for d in self.devices)
 
 
 class CrossDeviceOps:

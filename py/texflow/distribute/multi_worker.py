@@ -23,6 +23,7 @@ workers in one all-reduce message; variables start from the chief's values
 train one model.
 """
 
+import asyncio
 import atexit
 import hashlib
 import json
@@ -30,7 +31,7 @@ import logging
 import os
 import time
 
-from ..errors import UnavailableError
+from ..errors import DeadlineExceededError, UnavailableError
 from . import cluster_resolver as resolvers
 from .recovery import COORDINATOR_HINT
 from .strategy import Strategy, StrategyExtended
@@ -54,6 +55,7 @@ class CollectiveExtended(StrategyExtended):
         self.communication_options = communication_options or CommunicationOptions()
         self.group = None
         self.coordinator = None
+        self._aborted = None  # why a collective timed out (every later one raises)
         self.checkpoint_hint = COORDINATOR_HINT  # said when the coordinator keeps none
         resolver = cluster_resolver or resolvers.TFConfigClusterResolver()
         spec = resolver.cluster_spec()
@@ -99,17 +101,33 @@ class CollectiveExtended(StrategyExtended):
     # -- collectives -------------------------------------------------------------------
 
     def _timeout(self):
-        return self.communication_options.timeout_seconds
+        return self.communication_options.timeout_seconds or None  # 0: none, as in TF
+
+    def _bounded(self, call, *args, **kwargs):
+        """`call` with CommunicationOptions.timeout_seconds: one that takes longer raises
+        DeadlineExceededError, and so does every later one (its contribution may still
+        arrive, so the group's collectives no longer line up), as TensorFlow's do."""
+        if self._aborted is not None:
+            raise DeadlineExceededError(f"Collective ops is aborted by: {self._aborted}. The "
+                                        "error could be from a previous operation: restart "
+                                        "the workers to reset")
+        timeout = self._timeout()
+        try:
+            return list(call(*args, timeout=timeout, **kwargs))
+        except (TimeoutError, asyncio.TimeoutError):
+            self._aborted = (f"a collective of worker {self.worker_index} of "
+                             f"{self.worker_count} took longer than "
+                             f"CommunicationOptions.timeout_seconds={timeout}")
+            raise DeadlineExceededError(self._aborted) from None
 
     def _cross_worker(self, arrays, op="sum"):
-        return list(self.group.all_reduce(list(arrays), op=op, timeout=self._timeout()))
+        return self._bounded(self.group.all_reduce, list(arrays), op=op)
 
     def _gather_workers(self, arrays):
-        return list(self.group.all_gather(list(arrays), timeout=self._timeout()))
+        return self._bounded(self.group.all_gather, list(arrays))
 
     def _broadcast_from_chief(self, arrays):
-        got = self.group.broadcast(list(arrays), root=0, timeout=self._timeout())
-        return list(got)
+        return self._bounded(self.group.broadcast, list(arrays), root=0)
 
 
 class MultiWorkerMirroredStrategy(Strategy):

@@ -1,4 +1,5 @@
-"""The small types of tf.distribute: ReduceOp, PerReplica, InputContext, the
+"""The small types of tf.distribute: ReduceOp, PerReplica (and `unwrap`/`regroup`, which
+take structures of them apart and put them together), InputContext, the
 communication options, and InputOptions.
 
 A `PerReplica` holds one value per replica of this worker (what `strategy.run`
@@ -105,6 +106,15 @@ class InputContext:
                 f"total: {self._num_input_pipelines})")
 
 
+class ValueContext:
+    """What `strategy.experimental_distribute_values_from_function` tells its function
+    (`tf.distribute.experimental.ValueContext`)."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+
 class InputReplicationMode(enum.Enum):
     """How input functions are replicated: one per worker (PER_WORKER, the default) or
     one per replica (PER_REPLICA)."""
@@ -144,7 +154,8 @@ class CommunicationOptions:
     Args:
         bytes_per_pack: accepted (texflow packs all of a step's gradients into one
             message).
-        timeout_seconds: a collective that takes longer raises DeadlineExceededError.
+        timeout_seconds: a collective that takes longer raises DeadlineExceededError
+            (None or 0: no limit).
         implementation: a CommunicationImplementation.
     """
 
@@ -152,12 +163,49 @@ class CommunicationOptions:
                  implementation=CommunicationImplementation.AUTO):
         if bytes_per_pack < 0:
             raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}.")
-        if isinstance(implementation, str):
+        if isinstance(implementation, str) and \
+                implementation.upper() in CommunicationImplementation.__members__:
             implementation = CommunicationImplementation[implementation.upper()]
         if not isinstance(implementation, CommunicationImplementation):
             raise ValueError("implementation should be a "
                              "tf.distribute.experimental.CommunicationImplementation; "
                              f"received {implementation!r}")
+        if timeout_seconds is not None and not timeout_seconds >= 0:
+            raise ValueError(f"timeout_seconds must be a number of seconds >= 0 (0: none, as "
+                             f"in TensorFlow) or None; received {timeout_seconds!r}")
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation
+
+
+def map_structure(fn, structure):
+    """`structure` (dicts, lists, tuples, namedtuples) with `fn` applied to each leaf."""
+    if isinstance(structure, dict):
+        return {k: map_structure(fn, v) for k, v in structure.items()}
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*(map_structure(fn, v) for v in structure))
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(map_structure(fn, v) for v in structure)
+    return fn(structure)
+
+
+def unwrap(structure, replica):
+    """`structure` with every DistributedValues replaced by its value for `replica`."""
+    return map_structure(lambda v: v.values[replica] if isinstance(v, DistributedValues)
+                         else v, structure)
+
+
+def regroup(results):
+    """The replicas' results: one value as itself, several as PerReplica leaves in the
+    results' shared structure."""
+    if len(results) == 1:
+        return results[0]
+    first = results[0]
+    if isinstance(first, dict) and all(isinstance(r, dict) and r.keys() == first.keys()
+                                       for r in results):
+        return {k: regroup([r[k] for r in results]) for k in first}
+    if isinstance(first, (list, tuple)) and all(
+            type(r) is type(first) and len(r) == len(first) for r in results):
+        parts = [regroup([r[i] for r in results]) for i in range(len(first))]
+        return type(first)(*parts) if hasattr(first, "_fields") else type(first)(parts)
+    return PerReplica(results)

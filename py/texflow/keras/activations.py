@@ -102,8 +102,7 @@ def softplus(x):
 
 def softsign(x):
     """x / (|x| + 1)."""
-    x = _t(x)
-    return ew.div(x, ew.add(ew.abs(x), 1.0))
+    return ew.softsign(_t(x))
 
 
 def silu(x):

@@ -9,7 +9,7 @@ from ..engine.registry import def_op, export
 from ..engine.run import run_view
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
-from .index_checks import host_values
+from .index_checks import host_values, values_for_shape
 from .movement import slice as slice_
 
 
@@ -235,7 +235,8 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     """
     from .movement import gather, reshape
     x = _as_array(tensor)
-    m = mask.numpy() if isinstance(mask, NDArray) else np.asarray(mask)
+    m = values_for_shape(mask, "tf.boolean_mask") if isinstance(mask, NDArray) else \
+        np.asarray(mask)
     if m.ndim == 0:
         raise ValueError("boolean_mask: mask cannot be scalar.")
     axis = 0 if axis is None else int(axis)
@@ -255,7 +256,8 @@ def where_nonzero(condition):
     """tf.where with one argument: the coordinates of the true (non-zero) entries of
     `condition`, [num_true, rank] int32 (TensorFlow's int64, narrowed), in row-major
     order. The condition is read back to the host: the result's shape depends on it."""
-    c = condition.numpy() if isinstance(condition, NDArray) else to_numpy(condition)
+    c = values_for_shape(condition, "tf.where with one argument") \
+        if isinstance(condition, NDArray) else to_numpy(condition)
     if c.ndim == 0:
         raise InvalidArgumentError("where: unhandled input dimensions: 0 (the condition "
                                    "must have rank >= 1)")

@@ -17,7 +17,7 @@ from ..tensor_shape import TensorShape
 from . import elementwise as ew
 from .array_ops import gather_nd
 from .declare import FLOAT, expect_dtype
-from .index_checks import check_gather
+from .index_checks import check_gather, values_for_shape
 from .linalg import clip_by_norm
 from .movement import (broadcast_to, expand_dims, gather, reshape, transpose,
                        unsorted_segment_sum)
@@ -108,7 +108,8 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool_, name=None):
         raise InvalidArgumentError(f"sequence_mask: lengths must be integers, received "
                                    f"{lengths.dtype}")
     if maxlen is None:
-        maxlen = int(reduce_max(lengths).numpy()) if lengths.size else 0
+        maxlen = int(values_for_shape(reduce_max(lengths), "tf.sequence_mask without "
+                                      "maxlen")) if lengths.size else 0
     maxlen = int(_host_ints(maxlen, "sequence_mask: maxlen"))
     steps = from_numpy(np.arange(max(maxlen, 0), dtype=np.int32))
     mask = ew.less(steps, reshape(lengths, list(lengths.shape) + [1]))

@@ -86,6 +86,9 @@ expm1 = unary("expm1", "float", "exp(x) - 1, accurate for small x",
 softplus = unary("softplus", "float", "log(1 + exp(x)), without overflow",
                  lambda dy, x, y: mul(dy, sigmoid(x)), numpy=npk.softplus, allowed=FLOAT,
                  exports=(_MATH, _NN), param="features")
+softsign = unary("softsign", "float", "x / (|x| + 1)",
+                 lambda dy, x, y: div(dy, square(add(abs(x), 1.0))), numpy=npk.softsign,
+                 allowed=FLOAT, exports=(_MATH, _NN), param="features")
 relu6 = unary("relu6", "same", "min(max(x, 0), 6)",
               lambda dy, x, y: where(logical_and(greater(y, 0), less(y, 6)), dy, 0.0),
               numpy=npk.relu6, allowed=NUMERIC, exports=(_NN,), param="features")

@@ -11,6 +11,7 @@ same program raises the same error everywhere. Indices that exist only on a GPU
 
 import numpy as np
 
+from ..engine import ndarray, trace
 from ..errors import InvalidArgumentError
 
 
@@ -23,6 +24,24 @@ def host_values(x):
     if values is None and storage.backend is not None and storage.backend.name == "numpy":
         values = storage.handle  # the numpy backend's data is the host copy
     return None if values is None else values.reshape(tuple(x.shape))
+
+
+def values_for_shape(x, op):
+    """NDArray `x`'s values, read on the host because `op`'s result shape depends on
+    them; inside tf.function that raises OperatorNotAllowedInGraphError naming `op`, as
+    a trace has static shapes (TensorFlow's graphs have dynamic ones)."""
+    guard = ndarray._read_guard[0]
+    if guard is not None:
+        guard(x, f"{op}, whose result's shape depends on the values: a texflow trace has "
+                 "static shapes")
+    return x.numpy()
+
+
+def every_call(check, x, *args):
+    """`check(x, *args)`, and inside tf.function again at every replay when `x` is one of
+    the function's arguments (engine/trace.py `argument_check`), so a replay checks that
+    call's values, not only the values the trace was made with."""
+    return trace.argument_check(lambda value: check(value, *args), x)
 
 
 def _check(x, bad_of, message):
@@ -41,20 +60,24 @@ def _check(x, bad_of, message):
 
 def check_gather(indices, limit):
     """TensorFlow's gather error for an index outside [0, limit) known on the host."""
-    _check(indices, lambda v: (v < 0) | (v >= limit),
+    every_call(_check, indices, lambda v: (v < 0) | (v >= limit),
            lambda at, v: f"indices{f'[{at}]' if at else ''} = {v} is not in [0, {limit})")
 
 
 def check_segment_ids(ids, num_segments):
     """TensorFlow's unsorted_segment_sum error for an id >= num_segments (negative ids
     are dropped, as TensorFlow drops them)."""
-    _check(ids, lambda v: v >= num_segments,
+    every_call(_check, ids, lambda v: v >= num_segments,
            lambda at, v: f"segment_ids[{at}] = {v} is out of range [0, {num_segments})")
 
 
 def check_labels(labels, classes):
     """TensorFlow's sparse cross-entropy error for a label outside [0, classes); True when
     the labels were checked on the host, False when only a device has them."""
+    return every_call(_check_labels, labels, classes)
+
+
+def _check_labels(labels, classes):
     values = host_values(labels)
     if values is None:
         return False

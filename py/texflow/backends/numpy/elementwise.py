@@ -105,6 +105,11 @@ def softplus(x):
     return np.where(x > 0, x, 0) + np.log1p(np.exp(-np.abs(x)))
 
 
+@_quiet
+def softsign(x):
+    return x / (np.abs(x) + 1)
+
+
 def relu6(x):
     return np.where(np.isnan(x), x, np.clip(x, 0, 6)) if x.dtype.kind == "f" else \
         np.clip(x, 0, 6)
