@@ -216,3 +216,26 @@ def test_pages_without_the_right_token_say_so_and_stop(make_coordinator, browser
     worker = browser_context.new_page()  # no token: no Web Worker, a hint instead
     worker.goto(c.origin + "/")
     assert "no token: open the join URL" in worker.inner_text("#phase")
+
+
+def test_the_worker_page_hands_its_worker_the_token_backend_and_a_client_id_kept_on_reload(
+        make_coordinator, browser_context):
+    """What the page gives its Web Worker (recorded by a stand-in Worker, so no Pyodide
+    boots): the same client id after a reload (so it rejoins under its old rank), the
+    token from the fragment or, after a reload without one, from sessionStorage, and the
+    backend chosen on the page (none: the runtime's best, webgpu -> webgl -> numpy)."""
+    c = make_coordinator(1)
+    page = browser_context.new_page()
+    page.add_init_script("""
+        globalThis.Worker = class { constructor(url) { globalThis.texflowRunMessages = []; }
+                                    postMessage(m) { texflowRunMessages.push(m); } };""")
+    runs = []
+    for url in (c.join_url, f"{c.origin}/?backend=numpy"):  # the second: a reload, no token
+        page.goto(url)
+        page.wait_for_function("() => texflowRunMessages.length === 1")
+        runs.append(page.evaluate("() => texflowRunMessages[0]"))
+    assert [r["token"] for r in runs] == [c.token, c.token]
+    assert [r["backend"] for r in runs] == ["", "numpy"]
+    assert runs[0]["clientId"] == runs[1]["clientId"] and len(runs[0]["clientId"]) == 16
+    assert runs[0]["wsURL"] == c.url
+    assert page.input_value("#backend") == "numpy"

@@ -224,6 +224,8 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
         strategies[0].extended.communication_options.timeout_seconds = 0.5
         with pytest.raises(tf.errors.DeadlineExceededError, match="timeout_seconds=0.5"):
             strategies[0].reduce("SUM", tf.constant(1.0), axis=None)  # worker 1 never does
+        with pytest.raises(tf.errors.DeadlineExceededError, match="aborted by: a collective"):
+            strategies[0].gather(tf.constant([1.0]), axis=0)  # as TensorFlow's: restart
     finally:
         for s in reversed(strategies):
             if s is not None:
