@@ -55,6 +55,15 @@ def conv2d(x, w, strides=1, padding="VALID", dilations=1):
     return out.astype(F32)
 
 
+def conv2d_backprop_filter(x, dy, filter_shape, strides=1, padding="VALID", dilations=1):
+    """The gradient of sum(conv2d(x, w) * dy) with respect to w (HWIO)."""
+    strides, dilations = _pair(strides), _pair(dilations)
+    dy, dw = np.asarray(dy, F64), np.zeros(filter_shape)
+    for i, j, patch, _, _ in _windows(x, filter_shape[:2], strides, dilations, padding, 0.0):
+        dw += np.einsum("nhwc,no->hwco", patch, dy[:, i, j])
+    return dw.astype(F32)
+
+
 def _pool(x, ksize, strides, padding, reduce):
     ksize = _pair(ksize)
     strides = _pair(strides) if strides is not None else ksize

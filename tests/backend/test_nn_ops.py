@@ -16,7 +16,8 @@ CONV_CASES = [  # (x shape, filter shape, strides, padding, dilations)
     ((1, 1, 1, 1), (1, 1, 1, 1), 1, "VALID", 1), ((3, 8, 8, 8), (1, 1, 8, 16), 1, "SAME", 1),
     ((2, 6, 5, 4), (3, 3, 4, 4), 1, [[1, 0], [2, 1]], 1), ((1, 1, 9000, 1), (1, 3, 1, 2), 1,
                                                               "SAME", 1),
-    ((4, 28, 28, 1), (3, 3, 1, 8), 1, "VALID", 1),
+    ((4, 28, 28, 1), (3, 3, 1, 8), 1, "VALID", 1), ((2, 9, 7, 3), (3, 3, 3, 8), 2, "SAME", 1),
+    ((1, 6, 13, 2), (2, 3, 2, 4), (1, 3), [[0, 1], [2, 1]], 1),
 ]
 POOL_CASES = [  # (x shape, ksize, strides, padding)
     ((2, 7, 6, 3), 2, None, "VALID"), ((2, 7, 6, 3), 2, 2, "SAME"), ((2, 7, 6, 3), 3, 2, "SAME"),
@@ -50,6 +51,26 @@ def test_conv2d():
                f"dilations={dil})", atol=1e-5 + 1e-5 * scale)
 
 
+@each_backend
+def test_conv2d_filter_gradient():
+    for xs, ws, strides, padding, dil in CONV_CASES:
+        rng = rng_for("conv2d_backprop_filter", xs, ws, strides, str(padding), dil)
+        x, w = values("float32", xs, rng, specials=False), values("float32", ws, rng,
+                                                                  specials=False)
+        dy = values("float32", oracle_nn.conv2d(x, w, strides, padding, dil).shape, rng,
+                    specials=False)
+        with tf.scope():
+            wt = tf.Variable(w)
+            with tf.GradientTape() as tape:
+                y = tf.conv2d(tf.array(x), wt, strides, padding, dil)
+            got = tape.gradient(y, wt, output_gradients=tf.array(dy)).numpy()
+        scale = oracle_nn.conv2d_backprop_filter(np.abs(x), np.abs(dy), ws, strides, padding,
+                                                 dil)
+        _close(got, oracle_nn.conv2d_backprop_filter(x, dy, ws, strides, padding, dil),
+               f"conv2d filter gradient({list(xs)}, {list(ws)}, strides={strides}, "
+               f"padding={padding}, dilations={dil})", atol=1e-5 + 1e-5 * scale)
+
+
 @each_backend(op=["max_pool", "avg_pool"])
 def test_pooling(op):
     for xs, ksize, strides, padding in POOL_CASES:
@@ -66,7 +87,7 @@ def test_max_pool_gradient_goes_to_each_windows_first_maximum():
     for xs, ksize, strides, padding in POOL_CASES[:4] + [
             ((3, 9, 8, 5), 2, 2, "VALID"), ((2, 9, 9, 3), 3, 3, "VALID"),
             ((2, 8, 6, 3), (2, 3), (2, 3), "VALID"), ((2, 9, 7, 8), 2, 2, "VALID"),
-            ((1, 8, 9, 4), (2, 3), (2, 3), "SAME")]:
+            ((1, 8, 9, 4), (2, 3), (2, 3), "SAME"), ((2, 7, 5, 8), 2, 2, "SAME")]:
         rng = rng_for("max_pool_grad", xs, ksize, strides, padding)
         x = np.maximum(np.round(values("float32", xs, rng, specials=False), 1), 0)
         x[0, 1, 1, 0] = np.nan

@@ -137,6 +137,33 @@ def test_many_small_tensors_of_mixed_dtypes_pack_into_one_message(make_coordinat
         assert sent < 32 << 10  # one message with a table, not 300
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # the sum's inf
+def test_a_training_steps_gradients_each_step_and_when_their_shapes_change(make_coordinator):
+    # Big tensors go to the socket from the caller's arrays, small ones (and the padding
+    # before a wider dtype) are joined around them, within messages cut at 256 KiB; the
+    # layout of a step is kept for the next, and a new dtype or shape gets its own.
+    c = make_coordinator(2)
+    steps = [[((3,), np.float16), ((70_001,), np.float32), ((5,), np.int64),
+              ((300_000,), np.float32), ((10,), np.float32)]] * 3
+    steps.append([((3,), np.float32), ((70_001,), np.float32), ((2, 3), np.int64)])
+    huge = np.full(3, 3e38, np.float32)  # finite, though its sum overflows
+
+    def body(g):
+        out = [g.all_reduce([_data(g.rank, s, d, i + k) for i, (s, d) in enumerate(step)])
+               for k, step in enumerate(steps)]
+        return out + [g.all_reduce(huge)]
+
+    results = run_workers(c, 2, body, chunk_bytes=256 << 10)
+    for out in results.values():
+        for k, step in enumerate(steps):
+            for i, (shape, dtype) in enumerate(step):
+                want = _oracle("sum", [_data(r, shape, dtype, i + k) for r in range(2)])
+                assert out[k][i].dtype == dtype and out[k][i].shape == shape
+                np.testing.assert_allclose(out[k][i], want, rtol=1e-2 if dtype == np.float16
+                                           else 1e-6, err_msg=f"step {k}, tensor {i}")
+        assert np.all(np.isinf(out[-1]))
+
+
 def test_kinds_and_structures_come_back_as_given(make_coordinator):
     c = make_coordinator(2)
 

@@ -225,3 +225,24 @@ def test_checkpoint_store_is_atomic_and_keeps_the_newest(tmp_path, monkeypatch):
     assert store.latest()["step"] == 3 and store.get()["weights.bin"] == bytes([3]) * 10
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     assert json.loads((tmp_path / "latest").read_text())["step"] == 3
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_non_finite_values_are_found_and_large_finite_ones_pass(dtype):
+    big = np.finfo(dtype).max / 2  # its square and its sum overflow: a false alarm only
+    for values, finite in [([1.0, -2.0, 3.0], True), ([big, big, -big], True),
+                           ([1.0, np.nan, 2.0], False), ([np.inf, 1.0, 1.0], False),
+                           ([1.0, 1.0, -np.inf], False), ([np.inf, -np.inf, 1.0], False)]:
+        arrays = [np.array(values, dtype)]
+        coll = Collective(1, 0, [0, 1])
+        if finite:
+            for m in _messages(arrays, chunk=8):
+                coll.contribute(0, m)
+                coll.contribute(1, m)
+            with np.errstate(over="ignore"):
+                assert (_results(coll, arrays)[0] == arrays[0] * 2).all()
+        else:
+            assert not wire.surely_finite(arrays[0])
+            with pytest.raises(Refused, match="non-finite value"):
+                for m in _messages(arrays, chunk=1 << 10):
+                    coll.contribute(0, m)

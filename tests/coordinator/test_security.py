@@ -79,7 +79,7 @@ def _closed_with_reason(ws, timeout=5):
 
 
 @pytest.mark.parametrize("bad", ["wrong-token", "no-token", "not-json", "binary-first",
-                                 "not-hello", "silent"])
+                                 "not-hello", "silent", "unknown-role", "bad-task-id"])
 def test_bad_hellos_are_closed(live_group, caplog, bad):
     c = live_group
     with caplog.at_level(logging.WARNING, "texflow.coordinator"):
@@ -94,11 +94,16 @@ def test_bad_hellos_are_closed(live_group, caplog, bad):
                 ws.send(os.urandom(64))
             elif bad == "not-hello":
                 ws.send(json.dumps({"type": "report", "token": c.token}))
+            elif bad == "unknown-role":
+                _hello(ws, c.token, role="spy")
+            elif bad == "bad-task-id":
+                _hello(ws, c.token, task_id="0")
             code, reason = _closed_with_reason(ws)
     assert code == 1008
     want = {"wrong-token": "wrong or missing token", "no-token": "wrong or missing token",
             "not-json": "not JSON", "binary-first": "expected a JSON text message",
-            "not-hello": "must be a hello", "silent": "no hello within"}[bad]
+            "not-hello": "must be a hello", "silent": "no hello within",
+            "unknown-role": "unknown role 'spy'", "bad-task-id": "task_id '0'"}[bad]
     assert want in reason
     assert want in caplog.text
 
@@ -137,7 +142,8 @@ LAYOUT = wire.Layout([wire.TensorSpec("w", "float32", (4,))])
 @pytest.mark.parametrize("bad", ["random-bytes", "short-header", "bad-magic",
                                  "unknown-kind", "unknown-op", "truncated-table",
                                  "table-runs-past", "unknown-type",
-                                 "too-big-frame", "result-kind", "bad-json-field"])
+                                 "too-big-frame", "result-kind", "bad-json-field",
+                                 "split-element"])
 def test_malformed_messages_close_only_the_offender(make_coordinator, caplog, bad):
     c, ws, gen = _member_socket(make_coordinator)
     good = _contribution(gen, LAYOUT, np.ones(4, np.float32).tobytes())
@@ -153,12 +159,15 @@ def test_malformed_messages_close_only_the_offender(make_coordinator, caplog, ba
         "too-big-frame": bytes(2 << 20),
         "result-kind": good[:1] + bytes([wire.RESULT]) + good[2:],
         "bad-json-field": json.dumps({"type": "abort", "generation": "x", "seq": 0}),
+        "split-element": good[:-10],  # 6 of 16 bytes: the second float is cut in two
     }
     with caplog.at_level(logging.WARNING):
         ws.send(messages[bad])
         code, reason = _closed_with_reason(ws)
     assert code in (1008, 1009), (code, reason)
     assert reason or code == 1009
+    if bad == "split-element":
+        assert "must start at a multiple of 8 bytes" in caplog.text
     # the coordinator still serves: a fresh worker joins and all-reduces alone
     with collective.connect(c.url, c.token, timeout=20) as g:
         assert g.all_reduce(ONES)[0] == 1

@@ -4,8 +4,10 @@ import time
 
 import numpy as np
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from coord_helpers import run_workers
+from texflow.coordinator import wire
 from texflow.distribute import collective
 from texflow.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 
@@ -89,7 +91,6 @@ def test_workers_that_close_leave_a_sharded_group_and_are_not_lost(make_coordina
     # Each connection says bye: a shard whose data connection closes after a bye must not
     # report the worker lost (the main process hears the bye on its own connection). The
     # data connection is closed well before the main one here, as a loaded machine may.
-    from texflow.coordinator import wire
     from texflow.distribute import _native
     c = make_coordinator(2, shards=2)
 
@@ -109,3 +110,32 @@ def test_workers_that_close_leave_a_sharded_group_and_are_not_lost(make_coordina
     ends = [(e["event"], e.get("reason")) for e in c.coordinator.events
             if e["event"] in ("left", "lost")]
     assert ends == [("left", "bye"), ("left", "bye")], ends
+
+
+def test_a_shard_closes_a_data_connection_that_splits_an_element(make_coordinator, caplog):
+    import json
+    import logging
+
+    from websockets.sync.client import connect as ws_connect
+    c = make_coordinator(1, shards=2)
+    with collective.connect(c.url, c.token, timeout=30) as g:
+        port = c.snapshot()["shards"][1]
+        with caplog.at_level(logging.WARNING), ws_connect(f"ws://127.0.0.1:{port}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": c.token, "role": "data",
+                                "client_id": g._core.client_id, "rank": 0,
+                                "generation": g.generation}))
+            layout = wire.Layout([wire.TensorSpec("w", "float32", (4,))])
+            ws.send(wire.pack_header(wire.CONTRIB, wire.SUM, g.generation, 0, 0, 16,
+                                     table=wire.pack_table(layout)) + bytes(6))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd.code == 1008
+        assert "must start at a multiple of 8 bytes" in closed.value.rcvd.reason
+
+
+def test_chunk_bytes_must_cut_at_element_boundaries(make_coordinator):
+    c = make_coordinator(1)
+    for bad in (1001, 0, 6.0):
+        with pytest.raises(InvalidArgumentError, match=f"chunk_bytes must be a positive "
+                                                       f"multiple of 8.*received {bad}"):
+            collective.connect(c.url, c.token, chunk_bytes=bad)

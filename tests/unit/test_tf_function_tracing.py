@@ -74,3 +74,82 @@ def test_no_warning_with_an_input_signature(retrace_warnings):
     for n in range(1, 8):
         assert s(tf.zeros([n])).numpy().tolist() == [-1.0] * n
     assert retrace_warnings == []
+
+
+def test_signature_keys_as_tensorflow():
+    traced = []
+
+    @tf.function
+    def f(x, n):
+        traced.append("tensor" if tf.is_tensor(n) else type(n).__name__)
+        return x * n
+
+    x = tf.constant(1.0)
+    # TensorFlow 2.21's counts after each call: Python numbers by value (2 == 2.0, True
+    # == 1), numpy scalars as tensors (one trace for both values), a list and a tuple
+    # apart, and a call whose trace raised not counted
+    counts = []
+    for n in (2, 2.0, True, 1, np.float32(2.0), np.float32(3.0), [1, 2], (1, 2)):
+        f(x, n)
+        counts.append(f.experimental_get_tracing_count())
+    assert counts == [1, 1, 2, 2, 3, 3, 4, 5], counts
+    assert traced == ["int", "bool", "tensor", "list", "tuple"], traced
+    assert f(x, np.float32(3.0)).numpy() == 3.0 and f(x, 1).numpy() == 1.0
+    with pytest.raises(TypeError):
+        f(x, None)
+    assert f.experimental_get_tracing_count() == 5
+
+
+def test_concrete_functions_of_unknown_dimensions_take_every_compatible_shape():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return x * 2.0
+
+    concrete = f.get_concrete_function()  # TensorFlow: the input_signature's specs
+    assert concrete(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert concrete(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [2.0, 4.0, 6.0]
+    with pytest.raises(TypeError, match="Can not cast"):
+        concrete(tf.constant([[1.0]]))
+
+    @tf.function
+    def g(x, y):
+        return x + y
+
+    concrete = g.get_concrete_function(tf.TensorSpec([None, 2]), tf.TensorSpec([2]))
+    assert concrete(tf.ones([3, 2]), tf.ones([2])).shape == (3, 2)
+    with pytest.raises(TypeError, match="takes tensors"):
+        concrete(tf.ones([3, 2]), tf.ones([3]))
+    exact = g.get_concrete_function(tf.ones([2, 2]), tf.ones([2]))  # known shapes: exact
+    with pytest.raises(TypeError, match="traced for tensors"):
+        exact(tf.ones([3, 2]), tf.ones([2]))
+
+
+def test_python_loops_unroll_at_trace_time():
+    @tf.function
+    def power(x, n):
+        for _ in range(n):  # a Python loop on a Python value: unrolled into the trace
+            x = x * 2.0
+        return x
+
+    assert power(tf.constant([1.0]), 3).numpy().tolist() == [8.0]
+    assert power(tf.constant([3.0]), 3).numpy().tolist() == [24.0]  # replayed
+    assert power(tf.constant([1.0]), 2).numpy().tolist() == [4.0]   # n = 2: a new trace
+    assert power.experimental_get_tracing_count() == 2
+
+
+def test_arguments_bind_to_the_signature_with_defaults():
+    @tf.function
+    def f(x, power=2):
+        return x ** power
+
+    x = tf.constant(2.0)
+    # TensorFlow 2.21: one trace for all four calls, a second for power=3 (either way)
+    assert [f(x).numpy(), f(x, 2).numpy(), f(x, power=2).numpy(),
+            f(x=x, power=2).numpy()] == [4.0] * 4
+    assert f.experimental_get_tracing_count() == 1
+    assert f(x, power=3).numpy() == 8.0 and f(x, 3).numpy() == 8.0
+    assert f.experimental_get_tracing_count() == 2
+    concrete = f.get_concrete_function(tf.constant(1.0))
+    assert concrete(x).numpy() == 4.0 and concrete(x=x).numpy() == 4.0
+    with pytest.raises(TypeError, match="power"):
+        f(x, 2, power=3)  # Python's own error

@@ -48,6 +48,7 @@ class Function:
         self._options = options
         self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
+        self._signature = False  # inspect.Signature of the Python function (None: unknown)
         functools.update_wrapper(self, python_function)
 
     @property
@@ -70,9 +71,18 @@ class Function:
         return self._concrete_for(None, args, kwargs)
 
     def _concrete_for(self, instance, args, kwargs):
+        if not args and not kwargs and self._input_signature is not None:
+            args = self._input_signature  # as TensorFlow: the signature's own specs
+        specs = []
+        _flat_specs((args, kwargs), specs)
+        concrete = self._concrete_at_zeros(instance, args, kwargs)
+        if any(s.shape.rank is None or None in s.shape.as_list() for s in specs):
+            return _RelaxedConcreteFunction(self, instance, specs, concrete)
+        return concrete
+
+    def _concrete_at_zeros(self, instance, args, kwargs):
         args, kwargs = _specs_to_zeros(args), _specs_to_zeros(kwargs)
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+        args, kwargs = self._normalized(args, kwargs, instance is not None)
         args, kwargs = _converted((args, kwargs))
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
@@ -86,8 +96,7 @@ class Function:
         return self._call(None, args, kwargs)
 
     def _call(self, instance, args, kwargs):
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+        args, kwargs = self._normalized(args, kwargs, instance is not None)
         # Called while another function traces: inlined. Or run eagerly, as configured.
         if trace.active() is not None or RUN_EAGERLY[0]:
             if instance is not None:
@@ -97,18 +106,20 @@ class Function:
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
         concrete = self._lookup(key, instance)
-        # With an input_signature TensorFlow never retraces: texflow's traces per shape
-        # are its own (kernels are planned per shape), so they warn of nothing
+        if concrete is not None:
+            result = concrete._replay(tensors)
+        else:
+            if instance is not None:
+                args = (instance,) + tuple(args)
+            result = self._trace(key, tensors, args, kwargs, instance)[1]
+        # (as TensorFlow: a call that raised is not counted.) With an input_signature
+        # TensorFlow never retraces: texflow's traces per shape are its own (kernels are
+        # planned per shape), so they warn of nothing
         _called(self._python_function, concrete is None,
                 quiet=self._input_signature is not None)
-        if concrete is not None:
-            return concrete._replay(tensors)
-        if instance is not None:
-            args = (instance,) + tuple(args)
-        return self._trace(key, tensors, args, kwargs, instance)[1]
+        return result
 
     def _trace(self, key, tensors, args, kwargs, instance=None, restore=False):
-        self._tracing_count += 1
         name = getattr(self._python_function, "__name__", "function")
         tracer = trace.Tracer(name)
         for x in tensors:
@@ -125,12 +136,14 @@ class Function:
         else:
             tracer.release_saved()
         specs = [TensorSpec.from_tensor(x) for x in tensors]
-        concrete = ConcreteFunction(name, tracer, outputs, specs, self._flat_tensors)
+        concrete = ConcreteFunction(name, tracer, outputs, specs, functools.partial(
+            self._flat_tensors, method=instance is not None))
         try:
             owner = weakref.ref(instance) if instance is not None else _none
         except TypeError:  # not weakly referable: keep it alive with its trace
             owner = (lambda kept: lambda: kept)(instance)
         self._concrete[key] = (owner, concrete)
+        self._tracing_count += 1  # a trace that raised is not counted, as TensorFlow's
         return concrete, result
 
     def _lookup(self, key, instance):
@@ -140,12 +153,31 @@ class Function:
             return None
         return entry[1]
 
-    def _flat_tensors(self, args, kwargs):
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+    def _flat_tensors(self, args, kwargs, method=False):
+        args, kwargs = self._normalized(args, kwargs, method)
         tensors = []
         _canonical(_converted((args, kwargs)), tensors)
         return tensors
+
+    def _normalized(self, args, kwargs, method):
+        """The call's arguments as the Python signature binds them, defaults filled in,
+        so that `f(x)`, `f(x, 2)` and `f(x, power=2)` share a trace, as in TensorFlow
+        (with an input_signature: bound to it). `method`: the function takes `self`."""
+        if self._input_signature is not None:
+            return self._bind(args, kwargs)
+        if self._signature is False:
+            try:
+                self._signature = inspect.signature(self._python_function)
+            except (TypeError, ValueError):
+                self._signature = None
+        if self._signature is None:
+            return args, kwargs
+        try:
+            bound = self._signature.bind(*((None,) if method else ()), *args, **kwargs)
+        except TypeError:
+            return args, kwargs  # the call raises Python's own error
+        bound.apply_defaults()
+        return bound.args[1:] if method else bound.args, bound.kwargs
 
     def _bind(self, args, kwargs):
         specs = self._input_signature
@@ -260,6 +292,43 @@ def _called(function, traced, quiet=False):
         detector.called(function, traced, quiet)
 
 
+class _RelaxedConcreteFunction:
+    """A concrete function of specs with unknown dimensions (`TensorSpec([None])`).
+
+    TensorFlow's takes every compatible shape. texflow's traces are per shape, so a
+    call with a new compatible shape traces again through the tf.function (running its
+    Python again); other attributes are those of the first trace's ConcreteFunction.
+    """
+
+    def __init__(self, function, instance, specs, concrete):
+        self._function, self._instance = function, instance
+        self._specs, self._concrete = specs, concrete
+
+    def __call__(self, *args, **kwargs):
+        tensors = self._function._flat_tensors(args, kwargs, self._instance is not None)
+        if len(tensors) != len(self._specs) or not all(
+                spec.is_compatible_with(x) for spec, x in zip(self._specs, tensors)):
+            got = [f"{list(x.shape)} {x.dtype}" for x in tensors]
+            raise TypeError(f"{self._concrete.name}: this concrete function takes tensors "
+                            f"{self._specs!r}, received {got}")
+        return self._function._call(self._instance, args, kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._concrete, name)
+
+
+def _flat_specs(value, out):
+    """Appends the TensorSpecs in `value` (nested lists, tuples and dicts) to `out`."""
+    if isinstance(value, TensorSpec):
+        out.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _flat_specs(v, out)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _flat_specs(v, out)
+
+
 def _convert(value, spec):
     try:
         return from_numpy(to_numpy(value, spec.dtype))
@@ -274,8 +343,9 @@ def _none():
 def _canonical(value, tensors):
     """The cache key part of an argument; appends its tensors to `tensors` in order.
 
-    Tensors count by shape and dtype (Variables apart), Python values by value, other
-    objects by identity.
+    Tensors count by shape and dtype (Variables apart), Python values by value (numbers
+    as TensorFlow compares them: 2, 2.0 and True == 1 share a trace), other objects by
+    identity.
     """
     if isinstance(value, NDArray):
         tensors.append(value)
@@ -285,7 +355,9 @@ def _canonical(value, tensors):
         return (type(value).__name__,) + tuple(_canonical(v, tensors) for v in value)
     if isinstance(value, dict):
         return ("dict",) + tuple((k, _canonical(value[k], tensors)) for k in sorted(value))
-    if isinstance(value, (bool, int, float, str, bytes, type(None))):
+    if isinstance(value, (bool, int, float)):  # by value, as TensorFlow's Literal: 2 == 2.0
+        return ("number", value)
+    if isinstance(value, (str, bytes, type(None))):
         return (type(value).__name__, value)
     try:
         hash(value)
@@ -295,8 +367,10 @@ def _canonical(value, tensors):
 
 
 def _converted(value):
-    """`value` with numpy arrays as tensors (the same order `_canonical` counts them)."""
-    if isinstance(value, np.ndarray):
+    """`value` with numpy arrays and numpy number scalars as tensors, as TensorFlow
+    takes them (the same order `_canonical` counts them)."""
+    if isinstance(value, np.ndarray) or (isinstance(value, np.generic) and
+                                         value.dtype.kind in "biuf"):
         return from_numpy(to_numpy(value))
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return type(value)(*[_converted(v) for v in value])

@@ -246,11 +246,10 @@ class Collective:
                 continue
             size = np.dtype(dtype).itemsize
             values = np.frombuffer(data, dtype, (b - a) // size, a - start)
-            # One summing pass finds NaN and infinity (they propagate); only when the
-            # sum is not finite (or overflowed) is each value checked, to name it.
-            with np.errstate(over="ignore", invalid="ignore"):
-                if np.isfinite(np.add.reduce(values)):
-                    continue
+            # One pass finds NaN and infinity (they propagate); only when it says one may
+            # be there is each value checked, to name it.
+            if wire.surely_finite(values):
+                continue
             bad = np.flatnonzero(~np.isfinite(values))
             if not len(bad):
                 continue

@@ -269,6 +269,9 @@ class Coordinator:
             except wire.WireError as e:
                 raise ProtocolViolation(f"malformed binary message: {e}") from None
             if h.kind == wire.CONTRIB:
+                problem = misaligned(h)
+                if problem:
+                    raise ProtocolViolation(problem)
                 if member:
                     await self.data.contribute(slot.rank, ws, h)
             elif h.kind == wire.CKPT_PUT:
@@ -410,6 +413,18 @@ class Coordinator:
                 message = wire.control("stats", **self.snapshot(rates))
                 for viewer in list(self.viewers):
                     await _send(viewer, message)
+
+
+def misaligned(h):
+    """Why CONTRIB message `h` cannot be whole elements, or None: its data must start at a
+    multiple of 8 bytes and end at one or at the payload's end (wire.py: every multiple of
+    8 is an element boundary). A message cut elsewhere would split an element between two
+    messages, where neither the reduction nor the non-finite check can see it whole."""
+    end = h.offset + len(h.data)
+    if h.offset % 8 or end % 8 and end != h.total:
+        return (f"contribution data at bytes [{h.offset}, {end}) of {h.total}: messages must "
+                "start at a multiple of 8 bytes and end at one or at the payload's end")
+    return None
 
 
 async def _send(conn, message):

@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from . import liveness, pages, wire
 from .dataplane import WRITE_LIMIT, DataPlane
 from .fastframes import FastServerConnection
+from .server import misaligned
 
 log = logging.getLogger("texflow.coordinator")
 
@@ -95,6 +96,8 @@ class Shard:
                     h = wire.unpack(message)
                     if h.kind != wire.CONTRIB:
                         raise ValueError(f"unexpected {wire.KINDS[h.kind]} message")
+                    if misaligned(h):
+                        raise ValueError(misaligned(h))
                     await self.data.contribute(rank, ws, h)
                     continue
                 msg = json.loads(message)

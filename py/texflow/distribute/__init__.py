@@ -61,13 +61,22 @@ experimental = types.SimpleNamespace(
 )
 
 
+def _replicas_in_sync(caller):
+    """compute_average_loss's and scale_regularization_loss's count of replicas: only in a
+    replica's context (or with no strategy), as TensorFlow's."""
+    if has_strategy() and in_cross_replica_context():
+        raise RuntimeError(f"You are calling `{caller}` in cross replica context, while it was "
+                           "expected to be called in replica context (inside strategy.run).")
+    return get_strategy().num_replicas_in_sync
+
+
 def _install_hooks():
     """Layers below this one ask it for the strategy in effect through hooks."""
     from ..autodiff import variable
     from ..keras import backend
     from ..ops import nn
     backend.set_strategy_getter(lambda: get_strategy() if has_strategy() else None)
-    nn.set_replica_counter(lambda: get_strategy().num_replicas_in_sync)
+    nn.set_replica_counter(_replicas_in_sync)
     variable.initial_value_hooks.append(
         lambda value: get_strategy().extended._initial_value(value))
 

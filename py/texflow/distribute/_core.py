@@ -82,6 +82,7 @@ class Core:
         self.stats = {"bytes_sent": 0, "bytes_received": 0, "collectives": 0,
                       "last_ms": None, "rank": None}
         self._reconnecting = None
+        self.layouts = _tensors.Layouts()
 
     # -- connecting ----------------------------------------------------------------------
 
@@ -343,8 +344,7 @@ class Core:
         if op in wire.REDUCTIONS or op == wire.BROADCAST and root == self.membership.rank:
             if not self.allow_nonfinite:
                 _tensors.check_finite(arrays, names)
-        layout = wire.Layout([wire.TensorSpec(n or "", a.dtype.name, a.shape)
-                              for n, a in zip(names or [""] * len(arrays), arrays)], name)
+        layout = self.layouts.get(arrays, names, name)
         nshards = len(self.membership_shards())
         if op in wire.REDUCTIONS and nshards > 1 and layout.total >= wire.SHARD_MIN:
             cuts = wire.split_points(layout.total, nshards)
@@ -383,7 +383,7 @@ class Core:
         lo, hi = p.slice_of(index)
         if p.op == wire.BROADCAST and p.my_rank != p.root:
             hi = lo  # receivers send their table only
-        table = wire.pack_table(p.layout.with_range(lo, hi)) if (
+        table = _tensors.table_of(p.layout, lo, hi) if (
             p.op != wire.BROADCAST or p.my_rank == p.root or p.layout.specs) else \
             wire.pack_table(wire.Layout([]))
         attempt = p.attempts.get(index, 0)
@@ -396,13 +396,13 @@ class Core:
         start, first = lo, True
         while first or start < hi:
             end = min(hi, start + self.chunk_bytes)
-            data = reader.read(start, end) if end > start else b""
+            pieces = reader.pieces(start, end) if end > start else []
             head = wire.pack_header(wire.CONTRIB, p.op, p.generation, p.seq, start,
                                     p.layout.total, attempt, p.root, table if first else b"")
             if p.attempts.get(index, 0) != attempt or p.finished:
                 return  # restarted or refused meanwhile: the restart sends again
-            await conn.send_parts(head, data)  # one message; the data is not copied here
-            self.stats["bytes_sent"] += len(head) + len(data)
+            await conn.send_parts(head, pieces)  # one message; big tensors are not copied
+            self.stats["bytes_sent"] += len(head) + end - start
             start, first = end, False
 
     async def send_report(self, msg):

@@ -19,6 +19,7 @@ from ..coordinator import wire
 from ..coordinator.fastframes import FastClientConnection
 from ..errors import UnavailableError
 
+_DIRECT = 64 << 10  # see send_parts
 _loop = None
 _lock = threading.Lock()
 
@@ -117,24 +118,37 @@ class NativeTransport:
             raise UnavailableError(f"lost the connection to the coordinator: {e}; "
                                    "call group.rejoin() to go on") from None
 
-    async def send_parts(self, head, data):
-        """Sends one binary message made of `head` (bytes) and `data` (a buffer), written
+    async def send_parts(self, head, pieces):
+        """Sends one binary message made of `head` (bytes) and `pieces` (buffers), written
         straight to the socket: a final binary frame with mask key 0, so the tensor bytes
         are neither joined to the header, nor copied by websockets' framing, nor masked
-        (three copies of every byte sent; see "Cost model" in the README). RFC 6455 asks
-        clients for an unpredictable key, which protects HTTP intermediaries from frames
-        crafted by scripts in browsers; this native client talks to texflow's own
-        coordinator, which accepts any key, and browsers keep their own masking. websockets'
-        own sends (pings, pongs, text) go through the same transport, whole frames at a
-        time, so frames never interleave."""
+        (three copies of every byte sent; see "Cost model" in the README). Pieces of at
+        least `_DIRECT` bytes (views of the caller's arrays) go to the socket as they are;
+        the smaller ones are joined to what precedes them, so small tensors cost no
+        syscall and no segment of their own. RFC 6455 asks clients for an unpredictable
+        key, which protects HTTP intermediaries from frames crafted by scripts in
+        browsers; this native client talks to texflow's own coordinator, which accepts
+        any key, and browsers keep their own masking. websockets' own sends (pings,
+        pongs, text) go through the same transport, whole frames at a time, so frames
+        never interleave. The parts leave in one system call (fastframes.write_parts)."""
         ws = self.ws
         transport = ws.transport
+        size = len(head) + sum(len(p) for p in pieces)
         if ws.protocol.state is not State.OPEN or transport.is_closing():
-            await self.send(bytes(head) + bytes(data))
+            await self.send(b"".join([head, *pieces]))
             return
-        transport.write(_client_frame_head(len(head) + len(data)) + head)
-        if len(data):
-            transport.write(data)
+        parts, small = [], [_client_frame_head(size), head]
+        for piece in pieces:
+            if len(piece) < _DIRECT:
+                small.append(piece)
+                continue
+            if small:
+                parts.append(b"".join(small))
+                small = []
+            parts.append(piece)
+        if small:
+            parts.append(b"".join(small))
+        ws.write_parts(parts)
         await ws.drain()  # websockets' flow control: waits while over write_limit
 
     async def close(self):

@@ -51,6 +51,17 @@ def leaf_names(tensors):
     return names if isinstance(tensors, dict) else None
 
 
+def numpy_leaves(tensors):
+    """The leaves of a plain list or tuple of numpy arrays (gradients, as a training step
+    passes them), else None: the common case skips `flatten`'s closures."""
+    if type(tensors) not in (list, tuple):
+        return None
+    for x in tensors:
+        if type(x) is not np.ndarray:
+            return None
+    return list(tensors)
+
+
 def _is_texflow(x):
     return type(x).__module__.startswith("texflow.") and hasattr(x, "numpy") and \
         hasattr(x, "shape")
@@ -94,8 +105,18 @@ def _contiguous(arr):
     return arr if arr.flags.c_contiguous else arr.copy(order="C")
 
 
+_NAMES = {}  # dtype -> its name: numpy computes `dtype.name` in Python, per call
+
+
+def dtype_name(dtype):
+    name = _NAMES.get(dtype)
+    if name is None:
+        name = _NAMES[dtype] = dtype.name
+    return name
+
+
 def _checked(arr, original, index):
-    if arr.dtype.name not in wire.DTYPE_CODES:
+    if dtype_name(arr.dtype) not in wire.DTYPE_CODES:
         raise InvalidArgumentError(f"tensor {index} has dtype {arr.dtype}, which collectives "
                                    f"do not carry (supported: {sorted(wire.DTYPE_CODES)})")
     if not arr.dtype.isnative and arr.dtype.itemsize > 1:
@@ -117,12 +138,12 @@ def from_numpy(arr, kind, original):
 
 def check_finite(arrays, names):
     """Raises InvalidArgumentError at the sender, before anything is sent, for NaN or inf."""
-    for i, arr in enumerate(arrays):
-        if arr.dtype.kind != "f" or not arr.size:
-            continue
-        with np.errstate(over="ignore", invalid="ignore"):
-            if np.isfinite(np.add.reduce(arr, axis=None)):
-                continue
+    # A finite dot product or sum means finite elements; one that is not may only have
+    # overflowed (wire.surely_finite).
+    suspects = [i for i, arr in enumerate(arrays) if arr.dtype.kind == "f" and arr.size
+                and not wire.surely_finite(arr)]
+    for i in suspects:
+        arr = arrays[i]
         bad = np.argwhere(~np.isfinite(arr))
         if len(bad):
             where = [int(j) for j in bad[0]]
@@ -133,9 +154,42 @@ def check_finite(arrays, names):
                 "them unless started with --allow-nonfinite")
 
 
+class Layouts:
+    """The Layout (and packed tables) of recent contributions, by their tensors' names,
+    dtypes and shapes: a training step sends the same gradients every step, and building
+    and packing a layout is Python work per tensor."""
+
+    def __init__(self, keep=16):
+        self.keep, self.cache = keep, {}
+
+    def get(self, arrays, names, name):
+        key = (name, names and tuple(names), tuple((a.dtype, a.shape) for a in arrays))
+        layout = self.cache.get(key)
+        if layout is None:
+            layout = wire.Layout([wire.TensorSpec(n or "", dtype_name(a.dtype), a.shape)
+                                  for n, a in zip(names or [""] * len(arrays), arrays)], name)
+            layout.tables = {}
+            if len(self.cache) >= self.keep:
+                del self.cache[next(iter(self.cache))]
+            self.cache[key] = layout
+        return layout
+
+
+def table_of(layout, lo, hi):
+    """wire.pack_table of `layout` over bytes [lo, hi), kept on a cached layout."""
+    tables = getattr(layout, "tables", None)
+    table = None if tables is None else tables.get((lo, hi))
+    if table is None:
+        table = wire.pack_table(layout.with_range(lo, hi))
+        if tables is not None:
+            tables[(lo, hi)] = table
+    return table
+
+
 class PayloadReader:
-    """Reads byte ranges of the payload that `layout` lays out over `arrays`, copying only
-    where a range spans several tensors."""
+    """Reads byte ranges of the payload that `layout` lays out over `arrays`: `pieces`
+    without copying (views of the arrays, and the padding between them), `read` as one
+    buffer, copying only where a range spans several tensors."""
 
     def __init__(self, layout, arrays):
         self.layout = layout
@@ -143,6 +197,12 @@ class PayloadReader:
                       for a in arrays]
 
     def read(self, start, end):
+        pieces = self.pieces(start, end)
+        if len(pieces) == 1:
+            return pieces[0]
+        return b"".join(pieces)
+
+    def pieces(self, start, end):
         pieces, at = [], start
         for spec, view in zip(self.layout.specs, self.views):
             s, e = spec.offset, spec.offset + spec.nbytes
@@ -158,6 +218,4 @@ class PayloadReader:
             at = stop
         if at < end:
             pieces.append(bytes(end - at))
-        if len(pieces) == 1:
-            return pieces[0]
-        return b"".join(pieces)
+        return pieces

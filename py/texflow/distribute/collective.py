@@ -132,6 +132,11 @@ class Group:
     def __init__(self, url, token, task_type="worker", task_id=None, chunk_bytes=None,
                  backend=None, allow_nonfinite=False, on_change=None, client_id=None):
         url, token = _settings(url, token)
+        if chunk_bytes is not None and (not isinstance(chunk_bytes, int) or isinstance(
+                chunk_bytes, bool) or chunk_bytes < 8 or chunk_bytes % 8):
+            raise InvalidArgumentError(f"chunk_bytes must be a positive multiple of 8 (messages "
+                                       f"are cut at element boundaries); received "
+                                       f"{chunk_bytes!r}")
         transport, kind, default_chunk = _transport()
         if backend is None:
             backend = _backend_name()
@@ -261,6 +266,9 @@ class Group:
     def _leaves(tensors):
         if tensors is None:
             return [], list, [], None
+        arrays = _tensors.numpy_leaves(tensors)
+        if arrays is not None:  # a list of numpy arrays: rebuilt as the same kind of list
+            return arrays, type(tensors), [_tensors.NUMPY] * len(arrays), None
         leaves, rebuild = _tensors.flatten(tensors)
         names = _tensors.leaf_names(tensors)
         return leaves, rebuild, [_tensors.kind_of(x) for x in leaves], names

@@ -10,7 +10,7 @@ from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_view
-from ..engine.trace import fresh_each_call
+from ..engine.trace import fresh_each_call, traced
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
@@ -187,20 +187,36 @@ def bias_add(value, bias, data_format=None, name=None):
 
 # The number of replicas a distribution strategy runs in sync: a strategy installs its
 # own counter with `set_replica_counter` (layers above ops may not be imported here).
-_replicas = [lambda: 1]
+_replicas = [lambda caller: 1]
 
 
 def set_replica_counter(fn):
-    """Makes `compute_average_loss` ask `fn()` for the number of replicas in sync."""
+    """Makes `compute_average_loss` and `scale_regularization_loss` ask `fn(caller)` (the
+    caller's name, for its error outside a replica) for the number of replicas in sync."""
     _replicas[0] = fn
+
+
+@export("nn")
+def scale_regularization_loss(regularization_loss):
+    """The sum of `regularization_loss` divided by the number of replicas in sync
+    (TensorFlow's tf.nn.scale_regularization_loss): added to each replica's loss, the
+    replicas' gradients sum to it once. Raises RuntimeError in a strategy's cross-replica
+    context (call it in `strategy.run`), as TensorFlow does.
+
+    >>> tf.nn.scale_regularization_loss(tf.constant([1.0, 2.0])).get()
+    3.0
+    """
+    total = rd.sum(_as_array(regularization_loss))
+    return ew.div(total, float(_replicas[0]("scale_regularization_loss")))
 
 
 @export("nn")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
     """sum(per_example_loss * sample_weight) / global_batch_size, TensorFlow's
     tf.nn.compute_average_loss: the global batch size defaults to the first dimension
-    times the number of replicas in sync (1 without a strategy); a zero batch size gives
-    0 (div_no_nan).
+    times the number of replicas in sync (1 without a strategy; in a strategy's
+    cross-replica context it raises RuntimeError, as TensorFlow does); a zero batch size
+    gives 0 (div_no_nan).
 
     >>> tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0, 4.0])).get()
     2.5
@@ -220,7 +236,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
             weight = expand_dims(weight, -1)
         loss = ew.cast(ew.mul(lossf, weight), dtype)
     if global_batch_size is None:
-        global_batch_size = loss.shape[0] * _replicas[0]()
+        global_batch_size = loss.shape[0] * _replicas[0]("compute_average_loss")
     elif isinstance(global_batch_size, np.integer):
         global_batch_size = int(global_batch_size)
     if isinstance(global_batch_size, NDArray):
@@ -349,7 +365,9 @@ def _class_labels(labels, logits, name):
     if labels.shape == logits.shape[:-1] + (1,):
         labels = reshape(labels, labels.shape[:-1])
     if labels.dtype != int32:
-        host = host_values(labels)  # keep host-known labels checkable on the host
+        # keep host-known labels checkable on the host; not while a tf.function traces:
+        # a new array made from the traced call's values would be frozen into the trace
+        host = None if traced() else host_values(labels)
         labels = ew.cast(labels, int32) if host is None else from_numpy(to_numpy(host, int32))
     if labels.shape != logits.shape[:-1]:
         raise ShapeError(f"{name}: labels of shape {list(labels.shape)} do not match "

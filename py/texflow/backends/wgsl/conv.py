@@ -10,11 +10,16 @@ in numpy's order (window offsets row-major).
 """
 
 from ..base import kernel
+from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps
 from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
                       render, size_of)
 
 _programs = {}
+DIRECT_PIXELS = 4        # output pixels per invocation of conv2d_direct.wgsl
+# conv2d_filter_direct.wgsl: about how many window pixels each part adds up, most parts
+FILTER_PART = 512
+MAX_FILTER_PARTS = 256
 
 
 def _program(name, in_types, out_type, **fields):
@@ -52,14 +57,74 @@ def _channel_words(c):
     return ("vec4<f32>", c // 4) if c % 4 == 0 else ("f32", c)
 
 
+def _direct(c, oc):
+    """Whether conv2d and its filter gradient skip im2col: few input channels (C % 4:
+    scalar patch copies, a product K not a multiple of 4) into OC % 4 == 0."""
+    return c % 4 != 0 and oc % 4 == 0
+
+
+def _conv_direct(builder, x_shape, w_shape, out_shape, strides, dilations, pads, epilogue):
+    """conv2d_direct.wgsl: R output pixels of a row x four channels per invocation."""
+    n, h, w, c = x_shape
+    kh, kw, _, oc = w_shape
+    _, oh, ow, _ = out_shape
+    r = DIRECT_PIXELS
+    total = n * oh * -(-ow // r) * (oc // 4)
+    rs = range(r)
+    fields = dict(
+        R=r, acc_decl="\n  ".join(f"var acc{j} = vec4<f32>();" for j in rs),
+        columns="\n      ".join(f"let ok{j} = x0 + {j} * sw >= 0 && x0 + {j} * sw < W; "
+                                f"let xi{j} = (row + clamp(x0 + {j} * sw, 0, W - 1)) * C;"
+                                for j in rs),
+        accumulate="\n        ".join(f"acc{j} = acc{j} + w * select(0.0, in0[xi{j} + c], "
+                                     f"ok{j});" for j in rs),
+        store="\n  ".join(f"if (ox0 + {j} < OW) {{ let o{j} = ((nb * OH + oy) * OW + ox0 + "
+                          f"{j}) * CO4 + co; out0[o{j}] = epilogue4(acc{j}, o{j}); }}"
+                          for j in rs))
+    key = ("conv2d_direct", r, epilogue and epilogue.key)
+    if key not in _programs:
+        types = ["f32", "vec4<f32>"] + ([] if epilogue is None else epilogue.types)
+        _programs[key] = Program(key, len(types), 1, lambda: header(
+            types, ["vec4<f32>"], "\n" + epilogues.source(epilogue, 16)) + render(
+                "conv2d_direct.wgsl", builtins=GLOBAL_INDEX, index=global_index(), **fields))
+    meta = [total, oc // 4, -(-ow // r), oh, ow, h, w, c, kh, kw, *strides, *dilations,
+            pads[0], pads[2]] + ([] if epilogue is None else epilogue.meta)
+    refs = (0, 1, *([] if epilogue is None else epilogue.refs), builder.out)
+    builder.add(Step(_programs[key], meta, grid_for(total), refs))
+
+
+def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations, pads):
+    """conv2d_filter_direct.wgsl's partial sums over parts of the window rows, then
+    sum_parts.wgsl adding them (one part: straight into the output)."""
+    n, h, w, c = x_shape
+    kh, kw, _, oc = filter_shape
+    _, oh, ow, _ = dy_shape
+    rows, f, co4 = n * oh, kh * kw * c, oc // 4
+    parts = max(1, min(-(-rows * ow // FILTER_PART), MAX_FILTER_PARTS, rows))
+    per = -(-rows // parts)
+    parts = -(-rows // per)
+    total = parts * f * co4
+    dst = builder.out if parts == 1 else builder.temp(16 * total)
+    meta = [total, co4, f, oh, ow, h, w, c, kw, *strides, *dilations, pads[0], pads[2], rows,
+            per]
+    builder.add(Step(_program("conv2d_filter_direct", ["f32", "vec4<f32>"], "vec4<f32>"),
+                     meta, grid_for(total), (0, 1, dst)))
+    if parts > 1:
+        builder.add(Step(_program("sum_parts", ["vec4<f32>"], "vec4<f32>"),
+                         [f * co4, parts], grid_for(f * co4), (dst, builder.out)))
+
+
 @kernel("conv2d", "wgsl")
 def conv2d(be, inputs, out_shape, out_dtype, strides, dilations, pads, program=None):
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
     rows, cols = size_of(out_shape[:3]), kh * kw * c
     builder = Builder(len(inputs))
-    patches = _patches(builder, 0, x.shape, (kh, kw), out_shape[1:3], strides, dilations, pads)
     epilogue = None if program is None else epilogue_of(program, extras, out_shape)
+    if _direct(c, oc):
+        _conv_direct(builder, x.shape, w.shape, out_shape, strides, dilations, pads, epilogue)
+        return builder.recipe(4 * size_of(out_shape))
+    patches = _patches(builder, 0, x.shape, (kh, kw), out_shape[1:3], strides, dilations, pads)
     matmul_steps(be, builder, Operand((rows, cols), "float32", patches),
                  Operand((cols, oc), "float32", 1), (rows, oc), "float32", epilogue=epilogue)
     return builder.recipe(4 * size_of(out_shape))
@@ -75,6 +140,9 @@ def conv2d_backprop_filter(be, inputs, out_shape, out_dtype, strides, dilations,
     kh, kw, c, oc = filter_shape
     rows, cols = size_of(dy.shape[:3]), kh * kw * c
     builder = Builder(2)
+    if _direct(c, oc):
+        _filter_direct(builder, x.shape, dy.shape, filter_shape, strides, dilations, pads)
+        return builder.recipe(4 * size_of(out_shape))
     patches = _patches(builder, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)
     matmul_steps(be, builder, Operand((rows, cols), "float32", patches),
                  Operand((rows, oc), "float32", 1), (cols, oc), "float32", transpose_a=True)
@@ -161,9 +229,30 @@ _pool_kernel("max")
 _pool_kernel("avg")
 
 
+# NaN tests of pool_grad_tiles.wgsl's scalar and vec4 variants
+_NAN = {"f32": "fn nan(x: f32) -> bool { return is_nan_f32(x); }",
+        "vec4<f32>": "fn nan(x: vec4<f32>) -> vec4<bool> {\n"
+                     "  return (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) > "
+                     "vec4<u32>(0x7f800000u);\n}"}
+
+
+def _tiles_grad(x_shape, out_hw, ksize):
+    """max_pool_grad in one pass where the windows tile the image (pool_grad_tiles.wgsl)."""
+    n, h, w, c = x_shape
+    t, words = _channel_words(c)
+    tiles = (-(-h // ksize[0]), -(-w // ksize[1]))
+    total = n * tiles[0] * tiles[1] * words
+    program = _program("pool_grad_tiles", [t, t], t, T=t, width=t, nan=_NAN[t],
+                       I="i32" if t == "f32" else "vec4<i32>")
+    meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *out_hw]
+    return Step(program, meta, grid_for(total), (0, 1, 2))
+
+
 @kernel("max_pool_grad", "wgsl")
 def max_pool_grad(be, inputs, out_shape, out_dtype, ksize, strides, pads):
     x, dy = inputs
+    if tuple(strides) == tuple(ksize) and pads[0] == 0 and pads[2] == 0:
+        return _one(_tiles_grad(x.shape, dy.shape[1:3], ksize), out_shape)
     builder = Builder(2)
     first = builder.temp(4 * dy.size)
     builder.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
