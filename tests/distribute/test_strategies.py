@@ -124,6 +124,11 @@ def test_distributed_datasets_split_global_batches():
         return tf.data.Dataset.range(8).batch(4)
     steps = list(strategy.distribute_datasets_from_function(dataset_fn))
     assert seen == [(1, 0, 4)] and len(steps) == 2 // n + (2 % n > 0)
+    per_replica = tf.distribute.InputOptions(
+        experimental_replication_mode=tf.distribute.InputReplicationMode.PER_REPLICA)
+    if n > 1:  # not silently one pipeline per worker
+        with pytest.raises(NotImplementedError, match="PER_REPLICA with"):
+            strategy.distribute_datasets_from_function(dataset_fn, per_replica)
 
 
 def test_fit_and_evaluate_take_distributed_datasets_as_keras_3_does():

@@ -30,7 +30,7 @@ from ..data.options import AutoShardPolicy
 from ..engine import trace
 from ..engine.ndarray import NDArray
 from .strategy import _entered
-from .values import InputContext, PerReplica
+from .values import InputContext, InputReplicationMode, PerReplica
 
 
 def split_sizes(n, parts):
@@ -198,6 +198,13 @@ class DistributedDatasetsFromFunction(DistributedDataset):
     def __init__(self, strategy, dataset_fn, options=None):
         ext = strategy.extended
         self._strategy, self._options = strategy, options
+        mode = getattr(options, "experimental_replication_mode", None)
+        if mode is InputReplicationMode.PER_REPLICA and len(ext.devices) > 1:
+            # (with one replica per worker, a pipeline per replica is one per worker)
+            raise NotImplementedError(
+                f"InputReplicationMode.PER_REPLICA with {len(ext.devices)} replicas in one "
+                "process: texflow makes one input pipeline per worker (PER_WORKER), whose "
+                "elements go to the local replicas in turn")
         context = InputContext(ext.worker_count, ext.worker_index,
                                strategy.num_replicas_in_sync)
         with _entered(strategy):
