@@ -3,6 +3,7 @@ hand-made messages, membership rules and the checkpoint store."""
 
 import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -291,3 +292,16 @@ def test_a_cached_table_is_still_checked_against_each_collective():
         with pytest.raises(Refused, match="sum is not defined for bool"):
             bools.contribute(0, _messages([np.ones(2, bool)], seq=seq)[0])
 
+
+def test_an_overflowing_sum_gives_infinity_without_a_warning():
+    """As TensorFlow's all-reduce (MirroredStrategy's SUM of float32 max gives inf): the
+    contributions are finite, so nothing is refused; numpy's warning is not printed."""
+    big = [np.array([np.finfo(np.float32).max, 1.0, -np.finfo(np.float32).max], np.float32)]
+    coll = Collective(1, 0, [0, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for r in (0, 1):
+            for m in _messages(big, chunk=8):
+                coll.contribute(r, m)
+        got = _results(coll, big)[0]
+    assert got[0] == np.inf and got[1] == 2 and got[2] == -np.inf

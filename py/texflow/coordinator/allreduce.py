@@ -270,7 +270,11 @@ class Collective:
                 elif op == wire.MIN:
                     np.minimum(dst[:k], src[:k], out=dst[:k])
                 else:
-                    np.add(dst[:k], src[:k], out=dst[:k])
+                    # Finite values whose sum overflows give infinity, as TensorFlow's
+                    # all-reduce does: the refusal of non-finite values is the
+                    # contributions' rule (each is checked above), not the results'.
+                    with np.errstate(over="ignore"):
+                        np.add(dst[:k], src[:k], out=dst[:k])
             if k < len(src):
                 dst[k:] = src[k:]
 
