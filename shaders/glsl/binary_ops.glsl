@@ -54,30 +54,37 @@ int op_pow(int a, int b) {
   return r;
 }
 
-// NaN wins, as in numpy.
-float op_maximum(float a, float b) { return f_isnan(a) ? a : (f_isnan(b) || b > a ? b : a); }
+// NaN wins, as in numpy. Conditions are combined with any()/all(), which evaluate every
+// operand: || and && branch (short-circuit), which costs SwiftShader a third of a launch.
+float op_maximum(float a, float b) {
+  bool take_b = any(bvec2(f_isnan(b), b > a));
+  return f_isnan(a) ? a : (take_b ? b : a);
+}
 int op_maximum(int a, int b) { return max(a, b); }
 
-float op_minimum(float a, float b) { return f_isnan(a) ? a : (f_isnan(b) || b < a ? b : a); }
+float op_minimum(float a, float b) {
+  bool take_b = any(bvec2(f_isnan(b), b < a));
+  return f_isnan(a) ? a : (take_b ? b : a);
+}
 int op_minimum(int a, int b) { return min(a, b); }
 
 // Comparisons with NaN are false, except not_equal.
-bool op_equal(float a, float b) { return !f_isnan(a) && !f_isnan(b) && a == b; }
+bool op_equal(float a, float b) { return all(bvec3(!f_isnan(a), !f_isnan(b), a == b)); }
 bool op_equal(int a, int b) { return a == b; }
 
-bool op_not_equal(float a, float b) { return f_isnan(a) || f_isnan(b) || a != b; }
+bool op_not_equal(float a, float b) { return any(bvec3(f_isnan(a), f_isnan(b), a != b)); }
 bool op_not_equal(int a, int b) { return a != b; }
 
-bool op_less(float a, float b) { return !f_isnan(a) && !f_isnan(b) && a < b; }
+bool op_less(float a, float b) { return all(bvec3(!f_isnan(a), !f_isnan(b), a < b)); }
 bool op_less(int a, int b) { return a < b; }
 
-bool op_less_equal(float a, float b) { return !f_isnan(a) && !f_isnan(b) && a <= b; }
+bool op_less_equal(float a, float b) { return all(bvec3(!f_isnan(a), !f_isnan(b), a <= b)); }
 bool op_less_equal(int a, int b) { return a <= b; }
 
-bool op_greater(float a, float b) { return !f_isnan(a) && !f_isnan(b) && a > b; }
+bool op_greater(float a, float b) { return all(bvec3(!f_isnan(a), !f_isnan(b), a > b)); }
 bool op_greater(int a, int b) { return a > b; }
 
-bool op_greater_equal(float a, float b) { return !f_isnan(a) && !f_isnan(b) && a >= b; }
+bool op_greater_equal(float a, float b) { return all(bvec3(!f_isnan(a), !f_isnan(b), a >= b)); }
 bool op_greater_equal(int a, int b) { return a >= b; }
 
 // floordiv and floormod, TensorFlow's: floor(a / b) for floats; for ints the quotient

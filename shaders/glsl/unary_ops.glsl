@@ -16,7 +16,11 @@ float op_sign(float x) {
 }
 int op_sign(int x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
-float op_relu(float x) { return (x > 0.0 || f_isnan(x)) ? x : 0.0; }
+// any(), not ||: || branches (binary_ops.glsl, op_maximum).
+float op_relu(float x) {
+  bool keep = any(bvec2(x > 0.0, f_isnan(x)));
+  return keep ? x : 0.0;
+}
 int op_relu(int x) { return x > 0 ? x : 0; }
 
 float op_floor(float x) { return floor(x); }
@@ -29,20 +33,40 @@ float op_exp(float x) { return f_exp(x); }
 
 float op_log(float x) { return f_log(x); }
 
-float op_sqrt(float x) { return (f_isnan(x) || x < 0.0) ? f_nan() : sqrt(x); }
+float op_sqrt(float x) {
+  bool bad = any(bvec2(f_isnan(x), x < 0.0));
+  float r = sqrt(x);
+  return bad ? f_nan() : r;
+}
 
-float op_rsqrt(float x) { return (f_isnan(x) || x < 0.0) ? f_nan() : 1.0 / sqrt(x); }
+float op_rsqrt(float x) {
+  bool bad = any(bvec2(f_isnan(x), x < 0.0));
+  float r = 1.0 / sqrt(x);
+  return bad ? f_nan() : r;
+}
 
-// tanh(|x|) = -expm1(-2|x|) / (2 + expm1(-2|x|)): no overflow, no cancellation.
+// tanh, branch-free (lanes of one SIMD group take both sides of a branch anyway): below
+// |x| = 0.625, |x| + |x|^3 P(x^2), P fitted for float32; above, 1 - 2 / (e^2|x| + 1), which
+// does not cancel there (tanh > 0.55), with e^2|x| = 2^t, t = n + r (n whole, |r| <= 1/2)
+// and 2^r a polynomial fitted on [-1/2, 1/2] (both fits: scripts/fit_tanh.py). |x| is
+// capped at 10 (tanh rounds to 1 from 9.1 on) so 2^n stays normal. Within 2 ulp of tanh
+// (numpy's float32 tanh: 1.4); the sign is x's, so tanh(-0) = -0.
 float op_tanh(float x) {
-  if (f_isnan(x)) return x;
   float a = abs(x);
-  float t = 1.0;
-  if (a < 10.0) {
-    float e = f_expm1(-2.0 * a);
-    t = -e / (2.0 + e);
-  }
-  return x < 0.0 ? -t : t;
+  float z = a * a;
+  float p = (((-0.00571703656148512 * z + 0.02065057900387043) * z - 0.05374349526142337)
+      * z + 0.13331491248514818) * z - 0.3333328392359073;
+  float t = min(a, 10.0) * 2.885390081777927;  // 2 / ln 2
+  float n = floor(t + 0.5);
+  float r = t - n;
+  float q = 1.0000000005541865 + r * (0.6931472057371976 + r * (0.240226468904795
+      + r * (0.05550328777077421 + r * (0.009618488973836686 + r * (0.001339993118317829
+      + r * 1.5345807506409945e-4)))));
+  float big = 1.0 - 2.0 / (q * intBitsToFloat((int(n) + 127) << 23) + 1.0);
+  float small = a + a * (z * p);
+  float m = a < 0.625 ? small : big;
+  int sign = floatBitsToInt(x) & (-2147483647 - 1);
+  return f_isnan(x) ? x : intBitsToFloat(floatBitsToInt(m) | sign);
 }
 
 // exp of a non-positive number only, so large |x| cannot overflow.

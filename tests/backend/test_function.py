@@ -451,3 +451,47 @@ def test_next_of_a_dataset_iterator_runs_at_every_call():
     with raises(tf.errors.OutOfRangeError, match="End of sequence"):
         step()
     assert step.experimental_get_tracing_count() == 1
+
+
+@each_backend
+def test_float_class_labels_are_read_at_every_call():
+    # non-int32 labels were made int32 from their trace-time host values: a constant
+    # of the trace, so every replay used the first call's labels
+    logits = tf.constant([[0.0, 1.0, 3.0], [2.0, 1.0, 0.0]])
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def both(y):
+        return loss(y, logits), tf.keras.losses.sparse_categorical_crossentropy(
+            y, logits, from_logits=True)
+    traced = tf.function(both)
+    for labels in ([0.0, 0.0], [2.0, 2.0], [1.0, 0.0]):
+        y = tf.constant(labels)
+        for t, e in zip(_flat(traced(y)), _flat(both(y))):
+            assert np.allclose(t, e, rtol=1e-6), (labels, t, e)
+
+
+@each_backend
+def test_range_checks_run_at_every_call():
+    # labels and indices known on the host are checked as eagerly (TensorFlow's errors),
+    # at every replay, not only for the values the trace was made with
+    logits = tf.zeros([2, 3])
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    params = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    two, three = ([0, 2], [0, 5]), ([0, 2, 1], [0, 5, 1])  # good and bad values
+    cases = ((tf.function(lambda y: loss(y, logits)), two, "outside the valid range of \\["),
+             (tf.function(lambda y: tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits)),
+              two, "outside the valid range"),
+             (tf.function(lambda i: tf.gather(params, i) * 2.0), two, "is not in \\[0, 3\\)"),
+             (tf.function(lambda i: tf.math.unsorted_segment_sum(params, i, 3)), three,
+              "out of range"))
+    for fn, (good, bad), message in cases:
+        for _ in range(2):  # a trace, then a replay
+            fn(tf.constant(good))
+        with raises(tf.errors.InvalidArgumentError, match=message):
+            fn(tf.constant(bad))
+        assert fn.experimental_get_tracing_count() == 1
+    it = iter(tf.data.Dataset.from_tensor_slices([0, 1, 2, 9]).batch(2))
+    from_data = tf.function(lambda: loss(next(it), logits))  # labels from host code
+    from_data()
+    with raises(tf.errors.InvalidArgumentError, match="value of 9 .* in sparse_categorical"):
+        from_data()

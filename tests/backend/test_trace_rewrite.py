@@ -146,3 +146,32 @@ def test_broadcasts_elementwise_readers_make_anyway_are_skipped():
         assert got.shape == want.shape, (n, got.shape, want.shape)
         assert np.array_equal(got, want) if tf.get_backend() == "numpy" else \
             np.allclose(got, want, rtol=2e-6, atol=1e-6), (n, got, want)
+
+
+@each_backend
+def test_reshapes_to_the_shape_a_value_has_do_not_stop_fusion():
+    rng = np.random.default_rng(23)
+    x, s = (tf.constant(rng.normal(size=shape).astype(np.float32)) for shape in
+            ((3, 4), (3, 1)))
+    cases = [  # (fn, launches compiled, whether a reshape step stays)
+        (lambda x, s: tf.reshape(tf.exp(s) + 1.0, [3, 1]) * x, 1, False),
+        (lambda x, s: tf.reshape(tf.reshape(s * 2.0, [3, 1]), [3, 1]) - x, 1, False),
+        # returned, the view stays (and its reader reads it)
+        (lambda x, s: (tf.reshape(tf.exp(s), [3, 1]), tf.reshape(tf.exp(s), [3, 1]) * x),
+         None, True),
+    ]
+    for n, (fn, launches, stays) in enumerate(cases):
+        compiled = tf.function(fn)
+        compiled(x, s)
+        before = memory()["num_launches"]
+        got = compiled(x, s)
+        count = memory()["num_launches"] - before
+        names = [st[1].name for st in compiled.get_concrete_function(x, s)._steps
+                 if st[0] == "op"]
+        assert ("reshape" in names) == stays and launches in (None, count), (n, names, count)
+        want = fn(x, s)
+        got, want = (v if type(v) is tuple else (v,) for v in (got, want))
+        for g, w in zip(got, want):
+            assert g.shape == w.shape, (n, g.shape, w.shape)
+            assert np.array_equal(g.numpy(), w.numpy()) if tf.get_backend() == "numpy" else \
+                np.allclose(g.numpy(), w.numpy(), rtol=2e-6, atol=1e-6), (n, g, w)

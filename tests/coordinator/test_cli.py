@@ -147,3 +147,58 @@ def test_worker_errors_name_the_problem(make_coordinator, capsys, monkeypatch):
         port = s.getsockname()[1]
     assert main(["worker", "--coordinator", f"ws://127.0.0.1:{port}", "--token", "t"]) == 2
     assert f"cannot reach the coordinator at http://127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_every_coordinator_flag_reaches_the_coordinator(monkeypatch, capsys, tmp_path):
+    import texflow.coordinator.server as server
+
+    made = {}
+
+    class Recorder:  # stands in for the server: records its arguments, then cannot listen
+        def __init__(self, num_workers, **kwargs):
+            made.update(kwargs, num_workers=num_workers)
+
+        async def start(self):
+            raise OSError(98, "recorded")
+
+        async def close(self):
+            pass
+
+    monkeypatch.setattr(server, "Coordinator", Recorder)
+    monkeypatch.delenv("TEXFLOW_TOKEN", raising=False)
+    script = tmp_path / "job.py"
+    script.write_text("print('hi')\n")
+    assert main(["coordinator", "--num-workers", "3", "--host", "0.0.0.0", "--port", "9001",
+                 "--token", "t0k", "--allow-origin", "http://a.example:1", "--allow-origin",
+                 "http://b.example:2", "--checkpoint-dir", str(tmp_path), "--shards", "2",
+                 "--elastic", "--max-workers", "5", "--allow-nonfinite", "--heartbeat", "0.5",
+                 "--script", str(script), "--", "x", "--y"]) == 2
+    job = made.pop("job")
+    assert made == dict(num_workers=3, host="0.0.0.0", port=9001, token="t0k",
+                        allow_origins=["http://a.example:1", "http://b.example:2"],
+                        checkpoint_dir=str(tmp_path), shards=2, elastic=True, max_workers=5,
+                        allow_nonfinite=True, heartbeat=0.5)
+    assert job.manifest()["argv"] == ["job.py", "x", "--y"] and job.script == script
+    assert "cannot listen on 0.0.0.0:9001: recorded" in capsys.readouterr().err
+    monkeypatch.setenv("TEXFLOW_TOKEN", "from-env")  # the token's default
+    assert main(["coordinator", "--num-workers", "1"]) == 2
+    assert (made["token"], made["host"], made["port"], made["job"]) == \
+        ("from-env", "127.0.0.1", 8470, None)
+
+
+def test_worker_runs_a_file_with_its_arguments_environment_and_exit_code(monkeypatch, capsys,
+                                                                         tmp_path):
+    for name in ("TEXFLOW_COORDINATOR", "TEXFLOW_TOKEN", "TEXFLOW_TASK_ID"):
+        monkeypatch.setenv(name, "")  # worker_command sets them: restored after the test
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    script = tmp_path / "w.py"
+    script.write_text("import os, sys\n"
+                      "print(sys.argv[1:], *(os.environ['TEXFLOW_' + k] for k in "
+                      "('COORDINATOR', 'TOKEN', 'TASK_ID')))\n"
+                      "sys.exit(int(sys.argv[1]))\n")
+    assert main(["worker", "--coordinator", "ws://h:1", "--token", "t", "--task-id", "3",
+                 str(script), "--", "7", "b"]) == 7
+    assert capsys.readouterr().out == "['7', 'b'] ws://h:1 t 3\n"
+    assert main(["worker", "--coordinator", "ws://h:1", "--token", "t", str(script), "--",
+                 "0"]) == 0

@@ -15,6 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
 from texflow.coordinator import fastframes, wire
+from texflow.distribute._native import _client_frame_head
 
 
 class _TinyServer(fastframes.FastServerConnection):
@@ -146,3 +147,36 @@ def test_a_sink_takes_the_rest_of_big_frames():
     assert isinstance(placed, wire.Placed) and len(placed) == len(big)
     assert bytes(placed.head) == big[:40] and bytes(places[0]) == big[40:]
     assert bytes(plain) == small and bytes(whole) == refused and len(places) == 1
+
+
+def test_write_parts_sends_head_and_data_whole_and_in_order_when_the_socket_is_full():
+    # 24 MiB written while the server does not read: most of it waits in asyncio's buffer
+    # (a partial sendmsg), and a text frame sent between two messages must stay between.
+    data = os.urandom(12 << 20)
+    head = wire.pack_header(wire.RESULT, wire.SUM, 1, 2, 0, len(data))
+    got, release = [], asyncio.Event()
+
+    async def handler(ws):
+        await release.wait()
+        async for message in ws:
+            got.append(message if isinstance(message, str) else bytes(message))
+
+    async def main():
+        async with serve(handler, "127.0.0.1", 0, compression=None,
+                         max_size=32 << 20) as server:
+            port = server.sockets[0].getsockname()[1]
+            async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None,
+                               create_connection=fastframes.FastClientConnection) as ws:
+                for text in ("between", "after"):
+                    ws.write_parts([_client_frame_head(len(head) + len(data)) + head,
+                                    memoryview(data)[:5 << 20], memoryview(data)[5 << 20:]])
+                    queued = ws.transport.get_write_buffer_size()
+                    await ws.send(text)
+                release.set()
+                while len(got) < 4:
+                    await asyncio.sleep(0.01)
+        return queued
+
+    queued = _run(main())
+    assert queued > 0  # the socket did not take it all: the rest went through asyncio
+    assert got == [head + data, "between", head + data, "after"]

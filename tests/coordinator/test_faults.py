@@ -204,7 +204,7 @@ def test_a_refused_join_says_why(make_coordinator):
             collective.connect(c.url, c.token, task_id=5, timeout=20)
 
 
-def test_a_reloaded_page_gets_its_rank_back_by_client_id(make_coordinator):
+def test_a_reloaded_page_gets_its_rank_back_by_client_id(make_coordinator, monkeypatch):
     """The worker page keeps a client id in sessionStorage and hands it over (in
     TEXFLOW_CLIENT_ID); a reload connects again with it, replacing its old connection."""
     c = make_coordinator(3)
@@ -227,7 +227,9 @@ def test_a_reloaded_page_gets_its_rank_back_by_client_id(make_coordinator):
         t.start()
     first = collective.connect(c.url, c.token, task_id=1, client_id="tab-7", timeout=30)
     assert first.rank == 1 and first.all_reduce(ONES)[0] == 3
-    second = collective.connect(c.url, c.token, client_id="tab-7", timeout=30)  # reloaded
+    # reloaded: the page's job worker hands its sessionStorage id over in the environment
+    monkeypatch.setenv("TEXFLOW_CLIENT_ID", "tab-7")
+    second = collective.connect(c.url, c.token, timeout=30)
     assert (second.rank, second.generation, second.membership.new) == (1, 2, [1])
     assert second.all_reduce(ONES)[0] == 3
     for t in threads:

@@ -56,6 +56,13 @@ def test_browser_and_native_workers_train_together_and_the_dashboard_shows_them(
     assert status["backend"] in ("webgpu", "webgl")
     assert page.evaluate("() => texflowWorkerPage.traffic.sent") > 0
     assert page.inner_text("#state") == "finished"
+    # what the page shows: rank, backend, step, loss, bytes per second each way
+    assert page.inner_text("#rank") == str(status["rank"])
+    assert page.inner_text("#backend-used") == status["backend"]
+    assert page.inner_text("#step") == "19" and float(page.inner_text("#loss")) < 0.01
+    for cell in ("#sent", "#received"):
+        assert re.fullmatch(r"[\d.]+ (MB|kB|B)/s", page.inner_text(cell)), cell
+    assert page.inner_text("#allreduce").endswith(" ms")
 
     # Events arrive as they happen, the workers' table with the stats sent once a second:
     # wait for both the two departures and a snapshot taken after the last reports.
@@ -71,6 +78,12 @@ def test_browser_and_native_workers_train_together_and_the_dashboard_shows_them(
     assert events[:3] == ["joined", "joined", "generation"]
     table = dashboard.inner_text("#workers")
     assert "browser" in table and "native" in table and status["backend"] in table
+    rows = dashboard.eval_on_selector_all(
+        "#workers tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    for rank, kind, backend, state, step, loss, step_ms, allreduce_ms, *rates, peer in rows:
+        assert step == "19" and float(loss) < 0.01 and state == "left", rows
+        assert step_ms.endswith(" ms") and allreduce_ms.endswith(" ms"), rows
+        assert peer.startswith("127.0.0.1:") and len(rates) == 2, rows
     # Chart.js (served by the coordinator) drew the loss of each worker; the dashboard
     # samples once a second, so how many points depends on how fast the job ran
     points = dashboard.evaluate("() => Chart.getChart('loss-chart').data.datasets"
@@ -203,3 +216,26 @@ def test_pages_without_the_right_token_say_so_and_stop(make_coordinator, browser
     worker = browser_context.new_page()  # no token: no Web Worker, a hint instead
     worker.goto(c.origin + "/")
     assert "no token: open the join URL" in worker.inner_text("#phase")
+
+
+def test_the_worker_page_hands_its_worker_the_token_backend_and_a_client_id_kept_on_reload(
+        make_coordinator, browser_context):
+    """What the page gives its Web Worker (recorded by a stand-in Worker, so no Pyodide
+    boots): the same client id after a reload (so it rejoins under its old rank), the
+    token from the fragment or, after a reload without one, from sessionStorage, and the
+    backend chosen on the page (none: the runtime's best, webgpu -> webgl -> numpy)."""
+    c = make_coordinator(1)
+    page = browser_context.new_page()
+    page.add_init_script("""
+        globalThis.Worker = class { constructor(url) { globalThis.texflowRunMessages = []; }
+                                    postMessage(m) { texflowRunMessages.push(m); } };""")
+    runs = []
+    for url in (c.join_url, f"{c.origin}/?backend=numpy"):  # the second: a reload, no token
+        page.goto(url)
+        page.wait_for_function("() => texflowRunMessages.length === 1")
+        runs.append(page.evaluate("() => texflowRunMessages[0]"))
+    assert [r["token"] for r in runs] == [c.token, c.token]
+    assert [r["backend"] for r in runs] == ["", "numpy"]
+    assert runs[0]["clientId"] == runs[1]["clientId"] and len(runs[0]["clientId"]) == 16
+    assert runs[0]["wsURL"] == c.url
+    assert page.input_value("#backend") == "numpy"

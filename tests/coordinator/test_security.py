@@ -79,7 +79,7 @@ def _closed_with_reason(ws, timeout=5):
 
 
 @pytest.mark.parametrize("bad", ["wrong-token", "no-token", "not-json", "binary-first",
-                                 "not-hello", "silent"])
+                                 "not-hello", "silent", "unknown-role", "bad-task-id"])
 def test_bad_hellos_are_closed(live_group, caplog, bad):
     c = live_group
     with caplog.at_level(logging.WARNING, "texflow.coordinator"):
@@ -94,11 +94,16 @@ def test_bad_hellos_are_closed(live_group, caplog, bad):
                 ws.send(os.urandom(64))
             elif bad == "not-hello":
                 ws.send(json.dumps({"type": "report", "token": c.token}))
+            elif bad == "unknown-role":
+                _hello(ws, c.token, role="spy")
+            elif bad == "bad-task-id":
+                _hello(ws, c.token, task_id="0")
             code, reason = _closed_with_reason(ws)
     assert code == 1008
     want = {"wrong-token": "wrong or missing token", "no-token": "wrong or missing token",
             "not-json": "not JSON", "binary-first": "expected a JSON text message",
-            "not-hello": "must be a hello", "silent": "no hello within"}[bad]
+            "not-hello": "must be a hello", "silent": "no hello within",
+            "unknown-role": "unknown role 'spy'", "bad-task-id": "task_id '0'"}[bad]
     assert want in reason
     assert want in caplog.text
 

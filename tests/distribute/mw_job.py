@@ -88,6 +88,37 @@ def dropout_check(strategy):
           flush=True)
 
 
+def distributed_fit_check(strategy):
+    """Keras fit from the strategy's distributed datasets (Keras 3 takes them) ends with the
+    weights fit from the plain dataset gives. Prints "distributed_fit DIST FROM_FUNCTION"."""
+    x, y = data(48)
+
+    def plain():
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
+
+    def from_function():  # each worker's rows of every global batch, as DATA shards
+        def dataset_fn(context):
+            return tf.data.Dataset.from_tensor_slices((x, y)).batch(
+                context.get_per_replica_batch_size(GLOBAL_BATCH)).shard(
+                context.num_input_pipelines, context.input_pipeline_id)
+        return strategy.distribute_datasets_from_function(dataset_fn)
+
+    def fit(make):
+        tf.keras.utils.set_random_seed(5)
+        with strategy.scope():
+            model = build()
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.5),
+                          loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model.fit(make(), epochs=2, verbose=0)
+        return [w.numpy() for w in model.weights]
+
+    want = fit(plain)
+    same = [all(np.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in zip(fit(make), want))
+            for make in (lambda: strategy.experimental_distribute_dataset(plain()),
+                         from_function)]
+    print("distributed_fit", *same, flush=True)
+
+
 def run_ctl(strategy):
     # 4 batches of 12, then one of 2: with 3 workers one of them gets no rows of it.
     x, y = data(50)
@@ -127,6 +158,7 @@ def main():
     model = (run_fit if mode == "fit" else run_ctl)(strategy)
     if mode == "fit" and out != "-":  # natively (a browser worker would take minutes)
         dropout_check(strategy)
+        distributed_fit_check(strategy)
     if out == "-":  # a browser worker: the weights go to the page's output
         print("weights " + json.dumps([w.numpy().tolist() for w in model.weights]),
               flush=True)

@@ -89,6 +89,9 @@ def test_workers_end_with_the_weights_of_one_process(tmp_path, mode, num_workers
                 for out in outputs]
         assert all(line.split()[1:4] == ["True"] * 3 for line in said), said
         assert len({line.split()[4] for line in said[:-1]}) == 1, said
+        # fit takes experimental_distribute_dataset's and distribute_datasets_from_function's
+        # datasets (each worker's own rows) and ends where the plain dataset's fit does
+        assert all("distributed_fit True True" in out for out in outputs), outputs
     if mode == "fit":  # epoch-end logs are over every worker's data: one process's
         for word in ("history", "evaluate"):
             lines = [next(line for line in out.splitlines() if line.startswith(word))
@@ -221,6 +224,8 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
         strategies[0].extended.communication_options.timeout_seconds = 0.5
         with pytest.raises(tf.errors.DeadlineExceededError, match="timeout_seconds=0.5"):
             strategies[0].reduce("SUM", tf.constant(1.0), axis=None)  # worker 1 never does
+        with pytest.raises(tf.errors.DeadlineExceededError, match="aborted by: a collective"):
+            strategies[0].gather(tf.constant([1.0]), axis=0)  # as TensorFlow's: restart
     finally:
         for s in reversed(strategies):
             if s is not None:

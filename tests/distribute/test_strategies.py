@@ -82,6 +82,19 @@ def test_reduce_and_gather_of_plain_values_integers_and_scalars_follow_tensorflo
     assert mean.dtype == tf.float32
     np.testing.assert_allclose(mean.numpy(), [1 + (n - 1) / 2, 2 + (n - 1) / 2])
     assert strategy.reduce("SUM", ints, axis=None).dtype == tf.int32
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def gathered(x):  # a host call, as reduce: each replay gathers its own values
+        per_replica = strategy.run(lambda: v * x)
+        return strategy.gather(per_replica, axis=0), strategy.reduce("MEAN", x, axis=None)
+    for x in (1.0, 10.0):
+        got, mean = gathered(tf.constant(x))
+        assert got.numpy().tolist() == [x, 2 * x] * n and float(mean) == x
+    nested = strategy.run(lambda: (tf.constant(1.0), {"a": tf.constant([2.0, 3.0])}))
+    total, parts = strategy.reduce("SUM", nested, axis=None)  # leaf by leaf, as TF's
+    assert float(total) == n and parts["a"].numpy().tolist() == [2.0 * n, 3.0 * n]
+    assert strategy.gather(nested[1], axis=0)["a"].numpy().tolist() == [2.0, 3.0] * n
     scalars = strategy.run(lambda: tf.constant(1.0))  # a scalar has no axis 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="rank 0"):
         strategy.reduce("SUM", scalars, axis=0)
@@ -111,6 +124,35 @@ def test_distributed_datasets_split_global_batches():
         return tf.data.Dataset.range(8).batch(4)
     steps = list(strategy.distribute_datasets_from_function(dataset_fn))
     assert seen == [(1, 0, 4)] and len(steps) == 2 // n + (2 % n > 0)
+    per_replica = tf.distribute.InputOptions(
+        experimental_replication_mode=tf.distribute.InputReplicationMode.PER_REPLICA)
+    if n > 1:  # not silently one pipeline per worker
+        with pytest.raises(NotImplementedError, match="PER_REPLICA with"):
+            strategy.distribute_datasets_from_function(dataset_fn, per_replica)
+
+
+def test_fit_and_evaluate_take_distributed_datasets_as_keras_3_does():
+    strategy = tf.distribute.MirroredStrategy(_devices())
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((3,)),
+                                     tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile(optimizer="sgd", loss="mse")
+    x = np.arange(60, dtype=np.float32).reshape(20, 3) / 60
+    ds = tf.data.Dataset.from_tensor_slices((x, 2 * x.sum(1, keepdims=True))).batch(10)
+    evaluated = []
+    for data in (strategy.experimental_distribute_dataset(ds),
+                 strategy.distribute_datasets_from_function(
+                     lambda context: ds.unbatch().batch(
+                         context.get_per_replica_batch_size(10)))):
+        model.set_weights([np.ones((3, 1), np.float32), np.zeros(1, np.float32)])
+        loss = model.fit(data, epochs=1, verbose=0).history["loss"]
+        # TensorFlow 2.21's MirroredStrategy over two CPUs, the plain ds and these
+        np.testing.assert_allclose(loss, [2.867431163787842], rtol=1e-5)
+        np.testing.assert_allclose(model.get_weights()[0].ravel(),
+                                   [1.0376308, 1.0386058, 1.0395807], rtol=1e-5)
+        evaluated.append((model.evaluate(data, verbose=0), model.evaluate(ds, verbose=0)))
+    assert evaluated[0][0] == pytest.approx(evaluated[0][1], rel=1e-6)  # as the plain ds
+    assert evaluated[1] == pytest.approx(evaluated[0], rel=1e-6)
 
 
 class _Worker:

@@ -36,3 +36,17 @@ def test_the_message_size_table_gives_1m_and_10m_for_each_chunk():
                             4 << 20: (run(1_000_000, 12.0), run(10_000_000, 80.0))}, out)
     assert "| 1024 KiB | 10.0 | 5.0 | 2.5 | 90.0 | 45.0 | 22.5 |" in out
     assert "| 4096 KiB | 12.0 | 6.0 | 3.0 | 80.0 | 40.0 | 20.0 |" in out
+
+
+def test_two_native_workers_with_two_shards_get_a_column_and_a_ratio_to_tensorflow():
+    sizes = [1_000_000]
+    raw, tf = {1_000_000: 6.0}, {1_000_000: 16.0}
+    native = {2: {1_000_000: 10.0}}
+    out = []
+    collective.tables(sizes, raw, tf, native, None, None, None, out, {1_000_000: 7.5})
+    assert ("| floats | websockets echo | TensorFlow MWMS, 2 | texflow, 2 native | texflow, "
+            "2 native, --shards 2 |") in out
+    assert "| 1,000,000 |     6.000 |      16.0 |      10.0 |     7.500 |" in out, out
+    assert "| 2 native vs TensorFlow, 1M | 0.62x of its time | <= 0.5x: NOT met |" in out
+    assert any(line.startswith("| 2 native, --shards 2, vs TensorFlow, 1M | 0.47x of its time")
+               for line in out), out

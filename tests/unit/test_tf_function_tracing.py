@@ -122,3 +122,34 @@ def test_concrete_functions_of_unknown_dimensions_take_every_compatible_shape():
     exact = g.get_concrete_function(tf.ones([2, 2]), tf.ones([2]))  # known shapes: exact
     with pytest.raises(TypeError, match="traced for tensors"):
         exact(tf.ones([3, 2]), tf.ones([2]))
+
+
+def test_python_loops_unroll_at_trace_time():
+    @tf.function
+    def power(x, n):
+        for _ in range(n):  # a Python loop on a Python value: unrolled into the trace
+            x = x * 2.0
+        return x
+
+    assert power(tf.constant([1.0]), 3).numpy().tolist() == [8.0]
+    assert power(tf.constant([3.0]), 3).numpy().tolist() == [24.0]  # replayed
+    assert power(tf.constant([1.0]), 2).numpy().tolist() == [4.0]   # n = 2: a new trace
+    assert power.experimental_get_tracing_count() == 2
+
+
+def test_arguments_bind_to_the_signature_with_defaults():
+    @tf.function
+    def f(x, power=2):
+        return x ** power
+
+    x = tf.constant(2.0)
+    # TensorFlow 2.21: one trace for all four calls, a second for power=3 (either way)
+    assert [f(x).numpy(), f(x, 2).numpy(), f(x, power=2).numpy(),
+            f(x=x, power=2).numpy()] == [4.0] * 4
+    assert f.experimental_get_tracing_count() == 1
+    assert f(x, power=3).numpy() == 8.0 and f(x, 3).numpy() == 8.0
+    assert f.experimental_get_tracing_count() == 2
+    concrete = f.get_concrete_function(tf.constant(1.0))
+    assert concrete(x).numpy() == 4.0 and concrete(x=x).numpy() == 4.0
+    with pytest.raises(TypeError, match="power"):
+        f(x, 2, power=3)  # Python's own error

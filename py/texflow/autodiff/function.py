@@ -48,6 +48,9 @@ class Function:
         self._options = options
         self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
+        self._signature = False  # inspect.Signature of the Python function (None: unknown)
+        self._positional = -1    # its number of parameters if all are positional, else -1
+        self._detector = _detector_for(python_function)
         functools.update_wrapper(self, python_function)
 
     @property
@@ -81,8 +84,7 @@ class Function:
 
     def _concrete_at_zeros(self, instance, args, kwargs):
         args, kwargs = _specs_to_zeros(args), _specs_to_zeros(kwargs)
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+        args, kwargs = self._normalized(args, kwargs, instance is not None)
         args, kwargs = _converted((args, kwargs))
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
@@ -96,8 +98,7 @@ class Function:
         return self._call(None, args, kwargs)
 
     def _call(self, instance, args, kwargs):
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+        args, kwargs = self._normalized(args, kwargs, instance is not None)
         # Called while another function traces: inlined. Or run eagerly, as configured.
         if trace.active() is not None or RUN_EAGERLY[0]:
             if instance is not None:
@@ -116,8 +117,8 @@ class Function:
         # (as TensorFlow: a call that raised is not counted.) With an input_signature
         # TensorFlow never retraces: texflow's traces per shape are its own (kernels are
         # planned per shape), so they warn of nothing
-        _called(self._python_function, concrete is None,
-                quiet=self._input_signature is not None)
+        self._detector.called(self._python_function, concrete is None,
+                              quiet=self._input_signature is not None)
         return result
 
     def _trace(self, key, tensors, args, kwargs, instance=None, restore=False):
@@ -137,7 +138,8 @@ class Function:
         else:
             tracer.release_saved()
         specs = [TensorSpec.from_tensor(x) for x in tensors]
-        concrete = ConcreteFunction(name, tracer, outputs, specs, self._flat_tensors)
+        concrete = ConcreteFunction(name, tracer, outputs, specs, functools.partial(
+            self._flat_tensors, method=instance is not None))
         try:
             owner = weakref.ref(instance) if instance is not None else _none
         except TypeError:  # not weakly referable: keep it alive with its trace
@@ -153,12 +155,37 @@ class Function:
             return None
         return entry[1]
 
-    def _flat_tensors(self, args, kwargs):
-        if self._input_signature is not None:
-            args, kwargs = self._bind(args, kwargs)
+    def _flat_tensors(self, args, kwargs, method=False):
+        args, kwargs = self._normalized(args, kwargs, method)
         tensors = []
         _canonical(_converted((args, kwargs)), tensors)
         return tensors
+
+    def _normalized(self, args, kwargs, method):
+        """The call's arguments as the Python signature binds them, defaults filled in,
+        so that `f(x)`, `f(x, 2)` and `f(x, power=2)` share a trace, as in TensorFlow
+        (with an input_signature: bound to it). `method`: the function takes `self`."""
+        if self._input_signature is not None:
+            return self._bind(args, kwargs)
+        if self._signature is False:
+            try:
+                self._signature = inspect.signature(self._python_function)
+            except (TypeError, ValueError):
+                self._signature = None
+            # the common call, every parameter given by position, needs no binding
+            simple = self._signature is not None and all(
+                p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                for p in self._signature.parameters.values())
+            self._positional = len(self._signature.parameters) if simple else -1
+        if self._signature is None or (
+                not kwargs and len(args) + method == self._positional):
+            return args, kwargs
+        try:
+            bound = self._signature.bind(*((None,) if method else ()), *args, **kwargs)
+        except TypeError:
+            return args, kwargs  # the call raises Python's own error
+        bound.apply_defaults()
+        return bound.args[1:] if method else bound.args, bound.kwargs
 
     def _bind(self, args, kwargs):
         specs = self._input_signature
@@ -227,7 +254,13 @@ class _TracingDetector:
         self.calls = 0
         self.warnings = 0
 
-    def called(self, function, traced, quiet):
+    def called(self, function, traced, quiet=False):
+        """Notes a call of a tf.function of `function`; warns as TensorFlow does when its
+        recent calls traced too often."""
+        with _detectors_lock:
+            self._called(function, traced, quiet)
+
+    def _called(self, function, traced, quiet):
         self.calls += 1
         if not traced:
             if not self.calls_per_trace:  # the first calls replayed a concrete function
@@ -258,19 +291,18 @@ _detectors = weakref.WeakKeyDictionary()  # the Python function's code -> _Traci
 _detectors_lock = threading.Lock()
 
 
-def _called(function, traced, quiet=False):
-    """Notes a call of a tf.function of `function`; warns as TensorFlow does when its
-    recent calls traced too often."""
+def _detector_for(function):
+    """The _TracingDetector of Python function `function`, shared by every tf.function of
+    the same code, as TensorFlow's."""
     key = function
     while hasattr(key, "__wrapped__"):
         key = key.__wrapped__
     key = getattr(getattr(key, "__func__", key), "__code__", key)
     with _detectors_lock:
         try:
-            detector = _detectors.setdefault(key, _TracingDetector())
-        except TypeError:  # not weakly referable: not tracked
-            return
-        detector.called(function, traced, quiet)
+            return _detectors.setdefault(key, _TracingDetector())
+        except TypeError:  # not weakly referable: this function's own
+            return _TracingDetector()
 
 
 class _RelaxedConcreteFunction:
@@ -286,7 +318,7 @@ class _RelaxedConcreteFunction:
         self._specs, self._concrete = specs, concrete
 
     def __call__(self, *args, **kwargs):
-        tensors = self._function._flat_tensors(args, kwargs)
+        tensors = self._function._flat_tensors(args, kwargs, self._instance is not None)
         if len(tensors) != len(self._specs) or not all(
                 spec.is_compatible_with(x) for spec, x in zip(self._specs, tensors)):
             got = [f"{list(x.shape)} {x.dtype}" for x in tensors]

@@ -3,7 +3,9 @@
 A value made by an elementwise op and read only by one other elementwise op
 (not returned, assigned or read by host code; not a single value broadcast to a
 larger result, which a GPU would compute again per element, unless that value's
-tree is a few ops on single values, which every reader then computes) is inlined
+tree is a few ops on single values, which every reader then computes; a small
+array's tree of a few ops read by several small elementwise results is likewise
+computed in each, where a launch of its own costs more) is inlined
 into its reader, so a chain or tree of such ops becomes one `fused_elementwise`
 step at the place of its last op (ops/fused.py). Its inputs are the tree's
 distinct arrays, read once per element; Python scalars become constants of the
@@ -35,6 +37,11 @@ MAX_INPUTS = 6
 MAX_OUTPUTS = 4
 # ops of a single value's tree inlined into a larger result (computed per element)
 CHEAP_SCALAR_OPS = 12
+# a small array's tree (at most this many elements, reading only small arrays) read by
+# several elementwise results of at most SMALL_READER elements is inlined into each
+# (as a single value's is into any): a launch costs more than computing it again
+SMALL_ARRAY = 4096
+SMALL_READER = 1 << 16
 
 
 def fuse(steps, meta, out_slots, state_slots):
@@ -60,16 +67,17 @@ def fuse(steps, meta, out_slots, state_slots):
     tree_sizes = {}
 
     def cheap(k):
-        """The nodes of single value k's tree when it reads only single values and has
-        at most CHEAP_SCALAR_OPS nodes, else None."""
+        """The nodes of small value k's tree when it reads only small values (single
+        values when k is one) and has at most CHEAP_SCALAR_OPS nodes, else None."""
         if k in tree_sizes:
             return tree_sizes[k]
         tree_sizes[k] = None  # (a cycle cannot happen: steps read earlier slots)
+        limit = 1 if _size(meta[k]) == 1 else SMALL_ARRAY
         p, n = producer[k], 1
         for x in steps[p][2]:
             if type(meta[x]) is not tuple:
                 continue
-            if _size(meta[x]) != 1:
+            if _size(meta[x]) > limit:
                 return None
             if inlinable(x, p):
                 sub = cheap(x)
@@ -90,8 +98,15 @@ def fuse(steps, meta, out_slots, state_slots):
         # when inlined: worth it (rather than a launch) only for a few operations on
         # single values (tf.train Adam's bias-corrected step size), and then every
         # elementwise reader computes it.
-        return _size(meta[k]) == 1 and all(r in fusible for r in readers[k]) and \
-            cheap(k) is not None
+        # Likewise a small array (a softmax's row maxima made finite) read by several
+        # small elementwise results: each computes it again rather than a launch
+        # making it.
+        size = _size(meta[k])
+        if size > SMALL_ARRAY or not all(r in fusible for r in readers[k]):
+            return False
+        if size > 1 and any(_size(meta[steps[r][4][0]]) > SMALL_READER for r in readers[k]):
+            return False
+        return cheap(k) is not None
 
     roots = [i for i in sorted(fusible) if not any(
         inlinable(steps[i][4][0], j) for j in readers.get(steps[i][4][0], ()))]

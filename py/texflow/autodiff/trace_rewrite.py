@@ -17,6 +17,12 @@ whole step, so:
   broadcast their operands to that very shape anyway (a reduction's gradient times
   another array) is not materialised: its readers read `v` and broadcast it as they
   read it, with the same numbers.
+- `skip_same_shape_reshapes`: a reshape to the shape its input already has (a
+  gradient's `reshape(dy, [64, 1])` of a [64, 1] value) is a view Python needs for
+  nothing: later steps read its input, so an elementwise reader of the view can fuse
+  with the op that made the input (the view is left for `drop_dead`). Not for a
+  Variable's value (which an assignment replaces), a returned view, or one that host
+  code reads.
 - `drop_dead`: a step whose results nothing reads (an op or a view; not host code,
   not an assignment), and which the function does not return, is dropped, then
   the steps that only it read, and so on (a loss's gradient through `where`'s
@@ -34,7 +40,39 @@ def rewrite(steps, meta, out_slots, state_slots):
     """`steps` with the rewrites of the module docstring applied (arguments as
     autodiff/fusion.py `fuse` takes them; `meta` gains the new slots)."""
     steps = hoist_pool_masks(steps, meta, out_slots, state_slots)
+    steps = skip_same_shape_reshapes(steps, meta, out_slots, state_slots)
     return drop_dead(skip_broadcasts(steps, meta, out_slots), out_slots)
+
+
+def skip_same_shape_reshapes(steps, meta, out_slots, state_slots):
+    """`steps` with the readers of reshape views that keep their input's shape reading
+    that input (module docstring)."""
+    host_reads = set()
+    for step in steps:
+        if step[0] == "host":
+            host_reads.update(step_reads(step))
+    same = {}
+    for step in steps:
+        if _reshape(step):
+            source, out = step[2][0], step[4][0]
+            source = same.get(source, source)
+            if out not in out_slots and out not in host_reads and \
+                    source not in state_slots and type(meta.get(source)) is tuple and \
+                    meta[source] == meta.get(out):
+                same[out] = source
+    if not same:
+        return steps
+    result = []
+    for step in steps:
+        kind = step[0]
+        if kind == "op":
+            step = step[:2] + (tuple(same.get(k, k) for k in step[2]),) + step[3:]
+        elif kind == "assign":
+            step = (kind, step[1], same.get(step[2], step[2]))
+        elif kind == "view":
+            step = (kind, same.get(step[1], step[1])) + step[2:]
+        result.append(step)
+    return result
 
 
 def drop_dead(steps, out_slots):

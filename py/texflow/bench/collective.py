@@ -314,9 +314,10 @@ def _verdict(ok):
     return "met" if ok else "NOT met"
 
 
-def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
+def tables(sizes, raw, tf, native, browser, browser_raw, shards, out, two_sharded=None):
     """Appends the benchmark's tables (markdown) to `out`; `browser_raw`: ({size: ms} of
-    one browser echo, {size: ms} of two at once)."""
+    one browser echo, {size: ms} of two at once); `two_sharded`: {size: ms} of 2 native
+    workers with `--shards 2` (None: not measured)."""
     browser_raw, browser_two = browser_raw or (None, None)
     counts = sorted(native)
     out += ["", "All-reduce (sum) of float32 through the coordinator: ms, median of repeats, "
@@ -324,12 +325,16 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
             "server and back (what one worker sends and receives)", ""]
     head = ["floats", "websockets echo", "TensorFlow MWMS, 2"] + \
         [f"texflow, {k} native" for k in counts]
+    if two_sharded:
+        head.append("texflow, 2 native, --shards 2")
     if browser:
         head += ["texflow, 2 browser", "browser WebSocket echo", "2 browser echoes at once"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
     for n in sizes:
         row = [f"{n:,}", _ms(raw[n]), _ms(tf[n] if tf else None)]
         row += [_ms(native[k][n]) for k in counts]
+        if two_sharded:
+            row.append(_ms(two_sharded[n]))
         if browser:
             row += [_ms(browser[n]), _ms(browser_raw[n]), _ms(browser_two[n])]
         out.append("| " + " | ".join(row) + " |")
@@ -344,6 +349,11 @@ def tables(sizes, raw, tf, native, browser, browser_raw, shards, out):
             ratio = two[n] / tf[n]
             out.append(f"| 2 native vs TensorFlow, {label} | {ratio:.2f}x of its time | "
                        f"<= 0.5x: {_verdict(ratio <= 0.5)} |")
+        if tf and two_sharded:
+            ratio = two_sharded[n] / tf[n]
+            out.append(f"| 2 native, --shards 2, vs TensorFlow, {label} | {ratio:.2f}x of its "
+                       f"time | (the same target, the coordinator in 2 processes: "
+                       f"{'<= 0.5x' if ratio <= 0.5 else 'over 0.5x'}) |")
         share = raw[n] / two[n]
         out.append(f"| 2 native vs raw websockets, {label} | {share:.0%} of its throughput | "
                    f"> 50%: {_verdict(share > 0.5)} |")
@@ -429,6 +439,10 @@ def main(args):
     for k in counts:
         step(f"texflow, {k} native workers")
         native[k] = measure_native(k, sizes, repeats).times
+    two_sharded = None
+    if 2 in native:  # 2 workers leave a core idle while the coordinator reduces: use it
+        step("texflow, 2 native workers, --shards 2")
+        two_sharded = measure_native(2, sizes, repeats, shards=2).times
     shards = None
     if 8 in native:
         step("texflow, 8 native workers, --shards 1 and 2, 10M (same run, back to back)")
@@ -444,7 +458,7 @@ def main(args):
                                                                                 repeats)
         out.append(f"browser: Chromium {version} (headless), workers in Web Workers")
         browser_raw = (browser_raw, browser_two)
-    tables(sizes, raw, tf, native, browser, browser_raw, shards, out)
+    tables(sizes, raw, tf, native, browser, browser_raw, shards, out, two_sharded)
     cpu_table(raw_cpu, cpu_run, out)
     if not args.quick:
         step("message sizes of native workers")

@@ -21,12 +21,14 @@ def add_commands(sub):
                             "membership, checkpoints, the worker page and dashboard)",
         usage="texflow coordinator --num-workers N [--host H] [--port P] [--token T] "
               "[--allow-origin URL ...] [--checkpoint-dir DIR] [--shards K] [--elastic] "
-              "[--allow-nonfinite] [--script FILE.py [-- ARGS]]")
+              "[--max-workers M] [--allow-nonfinite] [--heartbeat S] "
+              "[--script FILE.py [-- ARGS]]")
     coord.add_argument("--num-workers", type=int, required=True,
                        help="workers in the group (in its first generation when elastic)")
     coord.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only)")
-    coord.add_argument("--port", type=int, default=8470)
+    coord.add_argument("--port", type=int, default=8470,
+                       help="port for the pages and WebSockets (default 8470; 0: a free one)")
     coord.add_argument("--token", default=None,
                        help="join token (default: $TEXFLOW_TOKEN, else a random one)")
     coord.add_argument("--allow-origin", action="append", default=[], metavar="URL",

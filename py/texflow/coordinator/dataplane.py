@@ -134,8 +134,9 @@ class DataPlane:
     async def _deliver(self, parts, ranks):
         """Sends one result message to `ranks`. Server frames are unmasked and uncompressed,
         so every member's frame is the same bytes: its header is built once and written to
-        each open connection's transport, then the data straight from the accumulator (the
-        kernel copies it; asyncio only keeps what the socket did not take), instead of
+        each open connection, with the data straight from the accumulator in the same system
+        call (fastframes.write_parts; the kernel copies it; asyncio only keeps what the
+        socket did not take), instead of
         websockets framing it again per member. Then, for a member whose backlog passed
         WRITE_LIMIT, it waits for websockets' flow control (the collective's results and
         this member's next contributions wait with it); a closing connection gets
@@ -152,9 +153,12 @@ class DataPlane:
             if conn.protocol.state is State.OPEN and not transport.is_closing():
                 if first is None:
                     first = _frame_head(size) + head
-                transport.write(first)
-                if len(data):
-                    transport.write(data)
+                if len(data) and hasattr(conn, "write_parts"):
+                    conn.write_parts([first, data])
+                else:
+                    transport.write(first)
+                    if len(data):
+                        transport.write(data)
                 self.bytes_out += len(first) + len(data)
                 self.sent_to[conn] = self.sent_to.get(conn, 0) + len(first) + len(data)
                 if transport.get_write_buffer_size() > WRITE_LIMIT:

@@ -21,6 +21,8 @@ entirely to `websockets`.
 """
 
 import asyncio
+import os
+import socket
 import struct
 import sys
 
@@ -38,6 +40,7 @@ _HEADERS, _PASS, _FAST, _ALL = range(4)  # what the next bytes are
 _DIRECT = 4096                            # payload left that the socket writes in place
 _SINK_MIN = 64 << 10                      # frames smaller than this are not offered to a sink
 _POOL = 6                                 # reused payload buffers per connection
+_GATHER_MAX = 512                         # buffers one sendmsg takes (IOV_MAX is 1024)
 _END_OF_HEADERS = b"\r\n\r\n"
 
 
@@ -51,6 +54,7 @@ class _FastFrames:
 
     def connection_made(self, transport):
         super().connection_made(transport)
+        self._gather = None  # a second handle on the socket, for write_parts (below)
         if type(self.recv_messages) is Assembler and _Messages.usable:
             self.recv_messages.__class__ = _Messages
         self._scratch = bytearray(self.scratch_size)
@@ -76,6 +80,44 @@ class _FastFrames:
         # `size` bytes; may return a writable buffer of `size - sink_head` bytes, where the
         # rest of the frame then goes, and the message is a `Placed` (its head and size).
         self.sink, self.sink_head = None, 0
+
+    def connection_lost(self, exc):
+        if self._gather is not None:
+            self._gather.close()
+            self._gather = None
+        super().connection_lost(exc)
+
+    def write_parts(self, parts):
+        """Writes the buffers `parts` (a frame's header and message head first, then the
+        data, e.g. views of numpy arrays) to the connection, in one system call where
+        asyncio has nothing queued for it. A `transport.write` per part sends the head as
+        a packet of its own, which wakes the receiver for a few dozen bytes; asyncio's
+        `writelines` before Python 3.12 joins the parts into a new bytes object (a copy of
+        the data). Here `sendmsg` gathers them from where they are, through a duplicate of
+        the socket's descriptor (asyncio does not lend its socket), and whatever the socket
+        did not take goes to asyncio's buffer, in order. The caller has checked that the
+        connection is open."""
+        transport = self.transport
+        sent = 0
+        if 1 < len(parts) <= _GATHER_MAX and not transport.get_write_buffer_size():
+            if sys.version_info >= (3, 12):  # writelines gathers with sendmsg itself
+                transport.writelines(parts)
+                return
+            try:
+                if self._gather is None:
+                    fd = transport.get_extra_info("socket").fileno()
+                    self._gather = socket.socket(fileno=os.dup(fd))
+                sent = self._gather.sendmsg(parts)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            except OSError:
+                sent = 0  # transport.write below meets the same error and reports it
+        for part in parts:
+            if sent >= len(part):
+                sent -= len(part)
+                continue
+            transport.write(memoryview(part)[sent:] if sent else part)
+            sent = 0
 
     def get_buffer(self, sizehint):
         if self._mode == _FAST and self._size - self._got >= _DIRECT:

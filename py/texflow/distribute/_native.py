@@ -130,23 +130,25 @@ class NativeTransport:
         browsers; this native client talks to texflow's own coordinator, which accepts
         any key, and browsers keep their own masking. websockets' own sends (pings,
         pongs, text) go through the same transport, whole frames at a time, so frames
-        never interleave."""
+        never interleave. The parts leave in one system call (fastframes.write_parts)."""
         ws = self.ws
         transport = ws.transport
         size = len(head) + sum(len(p) for p in pieces)
         if ws.protocol.state is not State.OPEN or transport.is_closing():
             await self.send(b"".join([head, *pieces]))
             return
-        small = [_client_frame_head(size), head]
+        parts, small = [], [_client_frame_head(size), head]
         for piece in pieces:
             if len(piece) < _DIRECT:
                 small.append(piece)
                 continue
-            transport.write(b"".join(small))
-            small = []
-            transport.write(piece)
+            if small:
+                parts.append(b"".join(small))
+                small = []
+            parts.append(piece)
         if small:
-            transport.write(b"".join(small))
+            parts.append(b"".join(small))
+        ws.write_parts(parts)
         await ws.drain()  # websockets' flow control: waits while over write_limit
 
     async def close(self):

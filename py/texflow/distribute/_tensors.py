@@ -138,10 +138,10 @@ def from_numpy(arr, kind, original):
 
 def check_finite(arrays, names):
     """Raises InvalidArgumentError at the sender, before anything is sent, for NaN or inf."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        # A finite sum means finite elements; one that is not may only have overflowed.
-        suspects = [i for i, arr in enumerate(arrays) if arr.dtype.kind == "f" and arr.size
-                    and not np.isfinite(np.add.reduce(arr, axis=None))]
+    # A finite dot product or sum means finite elements; one that is not may only have
+    # overflowed (wire.surely_finite).
+    suspects = [i for i, arr in enumerate(arrays) if arr.dtype.kind == "f" and arr.size
+                and not wire.surely_finite(arr)]
     for i in suspects:
         arr = arrays[i]
         bad = np.argwhere(~np.isfinite(arr))

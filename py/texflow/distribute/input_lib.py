@@ -30,7 +30,7 @@ from ..data.options import AutoShardPolicy
 from ..engine import trace
 from ..engine.ndarray import NDArray
 from .strategy import _entered
-from .values import InputContext, PerReplica
+from .values import InputContext, InputReplicationMode, PerReplica
 
 
 def split_sizes(n, parts):
@@ -167,6 +167,12 @@ class DistributedDataset:
     def __iter__(self):
         return DistributedIterator(self._strategy, self._elements(), self._local)
 
+    def _keras_dataset(self):
+        """What Keras's fit/evaluate/predict take from it (Keras 3 takes distributed
+        datasets): the dataset of global batches, which a model made in the strategy's
+        scope cuts for the workers and replicas as it does any dataset."""
+        return self._global, False
+
     def _elements(self):
         for element in self._dataset.as_numpy_iterator():
             if self._split:
@@ -192,6 +198,13 @@ class DistributedDatasetsFromFunction(DistributedDataset):
     def __init__(self, strategy, dataset_fn, options=None):
         ext = strategy.extended
         self._strategy, self._options = strategy, options
+        mode = getattr(options, "experimental_replication_mode", None)
+        if mode is InputReplicationMode.PER_REPLICA and len(ext.devices) > 1:
+            # (with one replica per worker, a pipeline per replica is one per worker)
+            raise NotImplementedError(
+                f"InputReplicationMode.PER_REPLICA with {len(ext.devices)} replicas in one "
+                "process: texflow makes one input pipeline per worker (PER_WORKER), whose "
+                "elements go to the local replicas in turn")
         context = InputContext(ext.worker_count, ext.worker_index,
                                strategy.num_replicas_in_sync)
         with _entered(strategy):
@@ -202,6 +215,18 @@ class DistributedDatasetsFromFunction(DistributedDataset):
         self._global = self._dataset = dataset
         self._local = len(ext.devices)
         self._split = False
+
+    def _keras_dataset(self):
+        """This worker's dataset as it is (no sharding), every `local` elements (one per
+        local replica) joined into one batch, which the step cuts again."""
+        from ..data.batching import Batch
+
+        class ReplicaGroups(Batch):
+            def _stack(self, items):
+                return _join(items, np.concatenate)
+        joined = self._dataset if self._local == 1 else ReplicaGroups(self._dataset,
+                                                                      self._local, False)
+        return joined, True
 
 
 class DistributedIterator:
@@ -324,9 +349,10 @@ class KerasWorkerData:
             drop = 0
 
 
-def _join(pieces):
+def _join(pieces, concat=None):
     """The pieces of one worker's replicas as one batch (its step cuts it again)."""
-    from ..ops.movement import concat
+    if concat is None:
+        from ..ops.movement import concat
     flat = [structure.flatten(p) for p in pieces]
     joined = [None if leaves[0] is None else concat(list(leaves), 0)
               for leaves in zip(*flat)]

@@ -18,7 +18,8 @@ class KerasSupport:
     def _keras_data(self, model, data, kind="test"):
         """fit's ("train") and evaluate's DataHandler, with each global batch cut to this
         worker's part (input_lib); fit's counted for recovery (recovery_keras)."""
-        data = self._worker_data(data) if self.worker_count > 1 else data
+        if self.worker_count > 1 and not getattr(data, "per_worker", False):
+            data = self._worker_data(data)
         if kind == "train" and self.recovery is not None:
             data = self.recovery.fit_data(model, data)
         return data

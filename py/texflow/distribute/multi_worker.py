@@ -23,7 +23,6 @@ workers in one all-reduce message; variables start from the chief's values
 train one model.
 """
 
-import asyncio
 import atexit
 import hashlib
 import json
@@ -55,6 +54,7 @@ class CollectiveExtended(StrategyExtended):
         self.communication_options = communication_options or CommunicationOptions()
         self.group = None
         self.coordinator = None
+        self._aborted = None  # why a collective timed out (every later one raises)
         self.checkpoint_hint = COORDINATOR_HINT  # said when the coordinator keeps none
         resolver = cluster_resolver or resolvers.TFConfigClusterResolver()
         spec = resolver.cluster_spec()
@@ -104,14 +104,20 @@ class CollectiveExtended(StrategyExtended):
 
     def _bounded(self, call, *args, **kwargs):
         """`call` with CommunicationOptions.timeout_seconds: one that takes longer raises
-        DeadlineExceededError, as TensorFlow's collectives do."""
+        DeadlineExceededError, and so does every later one (its contribution may still
+        arrive, so the group's collectives no longer line up), as TensorFlow's do."""
+        if self._aborted is not None:
+            raise DeadlineExceededError(f"Collective ops is aborted by: {self._aborted}. The "
+                                        "error could be from a previous operation: restart "
+                                        "the workers to reset")
         timeout = self._timeout()
         try:
             return list(call(*args, timeout=timeout, **kwargs))
-        except (TimeoutError, asyncio.TimeoutError):
-            raise DeadlineExceededError(
-                f"a collective of worker {self.worker_index} of {self.worker_count} took "
-                f"longer than CommunicationOptions.timeout_seconds={timeout}") from None
+        except DeadlineExceededError:  # the group's: it is aborted too
+            self._aborted = (f"a collective of worker {self.worker_index} of "
+                             f"{self.worker_count} took longer than "
+                             f"CommunicationOptions.timeout_seconds={timeout}")
+            raise DeadlineExceededError(self._aborted) from None
 
     def _cross_worker(self, arrays, op="sum"):
         return self._bounded(self.group.all_reduce, list(arrays), op=op)

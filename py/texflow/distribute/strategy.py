@@ -22,7 +22,7 @@ from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from . import values as values_lib
 from .keras_support import KerasSupport
-from .values import PerReplica, ReduceOp, ValueContext
+from .values import PerReplica, ReduceOp, ValueContext, regroup, unwrap
 
 
 class _Contexts(threading.local):
@@ -240,8 +240,13 @@ class StrategyExtended(KerasSupport):
 
     def _gather(self, value, axis):
         if self.worker_count == 1 and not isinstance(value, values_lib.DistributedValues):
-            return _tensor(_host(value))  # one copy of it: TensorFlow's Mirrored returns it
-        arrays = [_host(v) for v in self._local_values(value)]
+            return _as_tensor(value)  # one copy of it: TensorFlow's Mirrored returns it
+        # a host call: a tf.function's replay gathers its own values
+        return trace.host_call(lambda values: self._gather_now(values, axis),
+                               list(self._local_values(value)))
+
+    def _gather_now(self, local, axis):
+        arrays = [_host(v) for v in local]
         axis = _axis(axis, arrays[0].ndim)
         joined = np.concatenate(arrays, axis=axis)
         if self.worker_count > 1:
@@ -340,22 +345,27 @@ class Strategy:
     def reduce(self, reduce_op, value, axis):
         """Combines a value over all replicas (of every worker): SUM or MEAN; with `axis`,
         also over that dimension of each replica's value (MEAN divides by the total number
-        of rows). Returns a tensor every worker gets.
+        of rows). Returns a tensor every worker gets (a structure of values: the same
+        structure of tensors, leaf by leaf, as TensorFlow's).
 
         >>> float(tf.distribute.get_strategy().reduce("SUM", 1., axis=None))
         1.0
         """
+        if isinstance(value, (list, tuple, dict)):
+            return values_lib.map_structure(lambda v: self.reduce(reduce_op, v, axis), value)
         op = values_lib.reduce_op(reduce_op)
         ext = self._extended
         if (op is ReduceOp.MEAN and axis is None and ext.worker_count == 1
                 and not isinstance(value, values_lib.DistributedValues)):
-            return _tensor(_host(value))  # the same on every replica: its mean is itself
+            return _as_tensor(value)  # the same on every replica: its mean is itself
         local = ext._local_values(value, op)
         return self._extended._reduce_values(op, local, axis)
 
     def gather(self, value, axis):
         """Concatenates the replicas' values along `axis`, in replica order, on every
-        worker."""
+        worker (a structure of values: leaf by leaf)."""
+        if isinstance(value, (list, tuple, dict)):
+            return values_lib.map_structure(lambda v: self.gather(v, axis), value)
         return self._extended._gather(value, axis)
 
     def experimental_local_results(self, value):
@@ -434,35 +444,6 @@ def _default():
 # -- helpers ------------------------------------------------------------------------------
 
 
-def unwrap(structure, replica):
-    """`structure` with every DistributedValues replaced by its value for `replica`."""
-    if isinstance(structure, values_lib.DistributedValues):
-        return structure.values[replica]
-    if isinstance(structure, dict):
-        return {k: unwrap(v, replica) for k, v in structure.items()}
-    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
-        return type(structure)(*(unwrap(v, replica) for v in structure))
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(unwrap(v, replica) for v in structure)
-    return structure
-
-
-def regroup(results):
-    """The replicas' results: one value as itself, several as PerReplica leaves in the
-    results' shared structure."""
-    if len(results) == 1:
-        return results[0]
-    first = results[0]
-    if isinstance(first, dict) and all(isinstance(r, dict) and r.keys() == first.keys()
-                                       for r in results):
-        return {k: regroup([r[k] for r in results]) for k in first}
-    if isinstance(first, (list, tuple)) and all(
-            type(r) is type(first) and len(r) == len(first) for r in results):
-        parts = [regroup([r[i] for r in results]) for i in range(len(first))]
-        return type(first)(*parts) if hasattr(first, "_fields") else type(first)(parts)
-    return PerReplica(results)
-
-
 def _sum_pairs(held):
     """The sum of the local replicas' gradients, variable by variable."""
     from ..ops import elementwise as ew
@@ -485,6 +466,10 @@ def _host(value):
         return np.asarray(value.numpy())
     arr = np.asarray(value)
     return arr.astype(np.float32) if arr.dtype == np.float64 else arr
+
+
+def _as_tensor(value):
+    return value if isinstance(value, NDArray) else _tensor(_host(value))
 
 
 def _tensor(array):

@@ -1,4 +1,5 @@
-"""The small types of tf.distribute: ReduceOp, PerReplica, InputContext, the
+"""The small types of tf.distribute: ReduceOp, PerReplica (and `unwrap`/`regroup`, which
+take structures of them apart and put them together), InputContext, the
 communication options, and InputOptions.
 
 A `PerReplica` holds one value per replica of this worker (what `strategy.run`
@@ -175,3 +176,36 @@ class CommunicationOptions:
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation
+
+
+def map_structure(fn, structure):
+    """`structure` (dicts, lists, tuples, namedtuples) with `fn` applied to each leaf."""
+    if isinstance(structure, dict):
+        return {k: map_structure(fn, v) for k, v in structure.items()}
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*(map_structure(fn, v) for v in structure))
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(map_structure(fn, v) for v in structure)
+    return fn(structure)
+
+
+def unwrap(structure, replica):
+    """`structure` with every DistributedValues replaced by its value for `replica`."""
+    return map_structure(lambda v: v.values[replica] if isinstance(v, DistributedValues)
+                         else v, structure)
+
+
+def regroup(results):
+    """The replicas' results: one value as itself, several as PerReplica leaves in the
+    results' shared structure."""
+    if len(results) == 1:
+        return results[0]
+    first = results[0]
+    if isinstance(first, dict) and all(isinstance(r, dict) and r.keys() == first.keys()
+                                       for r in results):
+        return {k: regroup([r[k] for r in results]) for k in first}
+    if isinstance(first, (list, tuple)) and all(
+            type(r) is type(first) and len(r) == len(first) for r in results):
+        parts = [regroup([r[i] for r in results]) for i in range(len(first))]
+        return type(first)(*parts) if hasattr(first, "_fields") else type(first)(parts)
+    return PerReplica(results)

@@ -278,6 +278,34 @@ def host_call(fn, *args, **kwargs):
     return result
 
 
+def argument_check(fn, x):
+    """Calls `fn(x)`, a check that raises or returns a value. When `x` is an argument of
+    the function being traced (or a view of one of its shape), or a result of its host
+    code (`next()` of a dataset), a replay calls `fn` again with that call's value, before
+    the first step or right after that host code: there a check, reading no value the
+    kernels compute, splits no group of fused kernels. A value the trace computes is
+    checked at trace time only. Returns `fn(x)`."""
+    tracer = active()
+    result = fn(x)
+    if tracer is None or tracer._paused or not isinstance(x, NDArray) or \
+            id(x) in tracer.captured:
+        return result
+    slot = tracer.slots.get(id(x))
+    where = 0 if slot is not None and slot < tracer.num_args else None
+    for k, step in enumerate(tracer.steps):
+        if slot is not None and where is None and step[0] == "host" and slot in step[4]:
+            where = k + 1
+    if where is not None:
+        while where < len(tracer.steps) and getattr(tracer.steps[where][1], "check", False):
+            where += 1  # after the checks already there: in the order eager runs them
+
+        def check(value):
+            fn(value)
+        check.check = True
+        tracer.steps.insert(where, ("host", check, (Slot(slot),), {}, ()))
+    return result
+
+
 def fresh_each_call(fn):
     """Decorates host code that `host_call` should run again at every replay."""
     @functools.wraps(fn)

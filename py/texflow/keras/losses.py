@@ -16,6 +16,7 @@ from ..errors import InvalidArgumentError
 from ..ops import elementwise as ew
 from ..ops import nn
 from ..ops import reduce as rd
+from ..ops.index_checks import every_call
 from ..ops.movement import expand_dims, squeeze
 from . import backend
 from ..engine.ndarray import from_numpy, to_numpy
@@ -239,7 +240,12 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
 def check_class_labels(labels, num_classes, where="labels"):
     """Raises InvalidArgumentError (as TensorFlow does) for labels outside [0, classes),
-    when their values are on the host (GPU data is not read back just to check)."""
+    when their values are on the host (GPU data is not read back just to check); in
+    tf.function at every call."""
+    every_call(_check_class_labels, labels, num_classes, where)
+
+
+def _check_class_labels(labels, num_classes, where):
     storage = labels._storage if isinstance(labels, NDArray) else None
     values = storage.values if storage is not None else np.asarray(labels)
     if values is None or not values.size:

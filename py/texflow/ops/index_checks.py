@@ -11,7 +11,7 @@ same program raises the same error everywhere. Indices that exist only on a GPU
 
 import numpy as np
 
-from ..engine import ndarray
+from ..engine import ndarray, trace
 from ..errors import InvalidArgumentError
 
 
@@ -37,6 +37,13 @@ def values_for_shape(x, op):
     return x.numpy()
 
 
+def every_call(check, x, *args):
+    """`check(x, *args)`, and inside tf.function again at every replay when `x` is one of
+    the function's arguments (engine/trace.py `argument_check`), so a replay checks that
+    call's values, not only the values the trace was made with."""
+    return trace.argument_check(lambda value: check(value, *args), x)
+
+
 def _check(x, bad_of, message):
     """Raises InvalidArgumentError(message(position, value)) for the first element of
     `x`'s host values where `bad_of(values)` is true; nothing without host values."""
@@ -53,20 +60,24 @@ def _check(x, bad_of, message):
 
 def check_gather(indices, limit):
     """TensorFlow's gather error for an index outside [0, limit) known on the host."""
-    _check(indices, lambda v: (v < 0) | (v >= limit),
+    every_call(_check, indices, lambda v: (v < 0) | (v >= limit),
            lambda at, v: f"indices{f'[{at}]' if at else ''} = {v} is not in [0, {limit})")
 
 
 def check_segment_ids(ids, num_segments):
     """TensorFlow's unsorted_segment_sum error for an id >= num_segments (negative ids
     are dropped, as TensorFlow drops them)."""
-    _check(ids, lambda v: v >= num_segments,
+    every_call(_check, ids, lambda v: v >= num_segments,
            lambda at, v: f"segment_ids[{at}] = {v} is out of range [0, {num_segments})")
 
 
 def check_labels(labels, classes):
     """TensorFlow's sparse cross-entropy error for a label outside [0, classes); True when
     the labels were checked on the host, False when only a device has them."""
+    return every_call(_check_labels, labels, classes)
+
+
+def _check_labels(labels, classes):
     values = host_values(labels)
     if values is None:
         return False

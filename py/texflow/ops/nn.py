@@ -10,7 +10,7 @@ from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_view
-from ..engine.trace import fresh_each_call
+from ..engine.trace import fresh_each_call, traced
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
@@ -365,7 +365,9 @@ def _class_labels(labels, logits, name):
     if labels.shape == logits.shape[:-1] + (1,):
         labels = reshape(labels, labels.shape[:-1])
     if labels.dtype != int32:
-        host = host_values(labels)  # keep host-known labels checkable on the host
+        # keep host-known labels checkable on the host; not while a tf.function traces:
+        # a new array made from the traced call's values would be frozen into the trace
+        host = None if traced() else host_values(labels)
         labels = ew.cast(labels, int32) if host is None else from_numpy(to_numpy(host, int32))
     if labels.shape != logits.shape[:-1]:
         raise ShapeError(f"{name}: labels of shape {list(labels.shape)} do not match "

@@ -116,6 +116,10 @@ class DataHandler:
         self.class_weight = class_weight
         self._steps_arg = steps
         self._iterator = None
+        # A tf.distribute dataset (Keras 3 takes them): the dataset it distributes, and
+        # whether it is already this worker's (distribute_datasets_from_function's).
+        keras_dataset = getattr(x, "_keras_dataset", None)
+        x, self.per_worker = keras_dataset() if keras_dataset is not None else (x, False)
         if isinstance(x, Dataset) or (hasattr(x, "__next__") and not _is_array(x)):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using a dataset or a "
