@@ -71,12 +71,15 @@ float op_tanh(float x) {
 
 // exp of a non-positive number only, so large |x| cannot overflow.
 float op_sigmoid(float x) {
-  if (f_isnan(x)) return x;
   float z = f_exp(-abs(x));
-  return x >= 0.0 ? 1.0 / (1.0 + z) : z / (1.0 + z);
+  float s = (x >= 0.0 ? 1.0 : z) / (1.0 + z);
+  return f_isnan(x) ? x : s;
 }
 
-float op_elu(float x) { return x > 0.0 ? x : f_expm1(x); }
+float op_elu(float x) {
+  float e = f_expm1(x);
+  return x > 0.0 ? x : e;
+}
 
 float op_sin(float x) { return f_sin(x); }
 
@@ -114,9 +117,9 @@ float op_log1p(float x) {
 }
 
 float op_expm1(float x) {
-  if (f_isnan(x)) return x;
-  if (x < -104.0) return -1.0;
-  return f_expm1(x);
+  float e = f_expm1(x);
+  e = x < -104.0 ? -1.0 : e;
+  return f_isnan(x) ? x : e;
 }
 
 // log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0.
