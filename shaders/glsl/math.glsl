@@ -42,22 +42,22 @@ float f_expm1(float x) {
 // The natural logarithm: x = m 2**e with m in [sqrt(1/2), sqrt(2)), then
 // log(m) = 2 atanh(f), f = (m - 1) / (m + 1), by its series (|f| <= 0.172).
 float f_log(float x) {
-  if (f_isnan(x) || x < 0.0) return f_nan();
-  if (f_isinf(x)) return x;
   int bits = floatBitsToInt(x);
   int e = ((bits >> 23) & 255) - 127;
-  if (e == -127) return -f_inf();  // zero, or a denormal that the GPU flushes to zero
+  bool zero = e == -127;  // zero, or a denormal that the GPU flushes to zero
   float m = intBitsToFloat((bits & 0x007fffff) | 0x3f800000);
-  if (m > 1.4142135) {
-    m *= 0.5;
-    e += 1;
-  }
+  bool halve = m > 1.4142135;
+  m = halve ? m * 0.5 : m;
+  e += int(halve);
   float f = (m - 1.0) / (m + 1.0);
   float f2 = f * f;
   float s = f2 * (0.3333333333333333 + f2 * (0.2 + f2 * (0.14285714285714285
       + f2 * (0.1111111111111111 + f2 * (0.09090909090909091 + f2 * 0.07692307692307693)))));
   float fe = float(e);
-  return fe * 0.693145751953125 + ((2.0 * f + 2.0 * f * s) + fe * 1.4286068202862268e-06);
+  float r = fe * 0.693145751953125 + ((2.0 * f + 2.0 * f * s) + fe * 1.4286068202862268e-06);
+  r = zero ? -f_inf() : r;
+  r = f_isinf(x) ? x : r;
+  return any(bvec2(f_isnan(x), x < 0.0)) ? f_nan() : r;
 }
 
 // 32 x 32 -> 64-bit unsigned product as (high word, low word).

@@ -109,11 +109,10 @@ bool op_cast_bool(int x) { return x != 0; }
 // log(1 + x) without losing x's low bits: log(u) * x / (u - 1) with u = 1 + x
 // corrects for the rounding of u (exact when u == 1).
 float op_log1p(float x) {
-  if (f_isnan(x) || x < -1.0) return f_nan();
-  if (f_isinf(x)) return x;
   float u = 1.0 + x;
-  if (u == 1.0) return x;
-  return f_log(u) * (x / (u - 1.0));
+  float r = f_log(u) * (x / (u - 1.0));
+  r = any(bvec2(u == 1.0, f_isinf(x))) ? x : r;
+  return any(bvec2(f_isnan(x), x < -1.0)) ? f_nan() : r;
 }
 
 float op_expm1(float x) {
@@ -124,9 +123,9 @@ float op_expm1(float x) {
 
 // log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0.
 float op_softplus(float x) {
-  if (f_isnan(x)) return x;
   float z = op_log1p(f_exp(-abs(x)));
-  return x > 0.0 ? x + z : z;
+  z = x > 0.0 ? x + z : z;
+  return f_isnan(x) ? x : z;
 }
 
 // x / (|x| + 1), scaled as op_div is where 1 / (|x| + 1) would be a flushed denormal;
