@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+import threading
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ import pytest
 import texflow as tf
 from coord_helpers import run_workers
 from texflow.distribute import collective
-from texflow.errors import InvalidArgumentError
+from texflow.errors import DeadlineExceededError, InvalidArgumentError
 
 REDUCE = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
 
@@ -310,3 +311,22 @@ def test_async_forms_natively(make_coordinator):
 
     for rank, total, root, rows in asyncio.run(both()):
         assert total == [1.5] * 3 and root == [1, 1] and rows == [[0, 0], [1, 1]], rank
+
+
+def test_a_timed_out_collective_aborts_the_group_until_a_new_generation(make_coordinator):
+    c = make_coordinator(2)
+    both = threading.Barrier(2, timeout=30)
+
+    def body(g):
+        if g.rank == 0:  # rank 1 is not in this collective: rank 0's times out
+            with pytest.raises(DeadlineExceededError, match="took longer than its timeout"):
+                g.all_reduce(np.ones(3), timeout=0.3)
+            # its contribution may still arrive: later collectives would not line up
+            with pytest.raises(DeadlineExceededError, match="Collective ops is aborted by"):
+                g.all_reduce(np.ones(3))
+        both.wait()
+        g.rejoin(timeout=20)  # every worker: a new generation, collectives line up again
+        return g.all_reduce(np.full(3, g.rank + 1.0))
+
+    for result in run_workers(c, 2, body).values():
+        np.testing.assert_array_equal(result, [3.0, 3.0, 3.0])

@@ -144,8 +144,11 @@ def test_workers_train_variables_held_by_the_ps_tasks(cluster):
     # builds its kernels), the first call too (the chief only traced it)
     assert min(coordinator.runs) >= 1 and sum(coordinator.runs) == steps, coordinator.runs
     assert int(optimizer.iterations.numpy()) == steps
-    # the last calls' losses (one batch each, asynchronous: averaged) fell
-    assert np.mean([v.fetch() for v in values[-10:]]) < 0.05 * float(first.fetch())
+    # the last calls' losses (one batch each, asynchronous: averaged) fell; against the
+    # initial model's, since the first call need not run first (under load a worker can
+    # take it after the other has pushed updates)
+    assert np.isfinite(float(first.fetch()))
+    assert np.mean([v.fetch() for v in values[-10:]]) < 0.1 * initial
     assert isinstance(coordinator.fetch(values[-1]), np.ndarray)
     assert isinstance(values[-1].get(), tf.Tensor)
     one, ps = _loss(local), _loss(model)  # asynchronous: close to, not equal to, one's
@@ -278,9 +281,14 @@ def test_keras_fit_trains_on_the_workers(cluster):
     # second too (which the chief traced), on the workers
     assert sum(coordinator.runs) == 3 * 8 - 1, coordinator.runs
     # each epoch's logs are its own steps' (the metrics reset on the ps tasks too), close
-    # to one process's (asynchronous updates: close, not equal)
+    # to one process's once the loss has settled (asynchronous updates: close, not equal;
+    # in the first epoch how stale a worker's gradients are depends on the machine's load,
+    # and the loss moves fast there, so it is only required to fall). Were the metrics
+    # not reset, the later epochs' means would hold the first epoch's large losses.
     for key in ("loss", "mae"):
-        np.testing.assert_allclose(history.history[key], expected[key], rtol=0.3, atol=0.05)
+        got, want = history.history[key], expected[key]
+        np.testing.assert_allclose(got[1:], want[1:], rtol=0.3, atol=0.05)
+        assert got[0] > got[-1], (key, got)
     assert _loss(model) < 0.1 * initial
     coordinator._close()
 

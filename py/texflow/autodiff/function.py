@@ -49,6 +49,8 @@ class Function:
         self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
         self._signature = False  # inspect.Signature of the Python function (None: unknown)
+        self._positional = -1    # its number of parameters if all are positional, else -1
+        self._detector = _detector_for(python_function)
         functools.update_wrapper(self, python_function)
 
     @property
@@ -115,8 +117,8 @@ class Function:
         # (as TensorFlow: a call that raised is not counted.) With an input_signature
         # TensorFlow never retraces: texflow's traces per shape are its own (kernels are
         # planned per shape), so they warn of nothing
-        _called(self._python_function, concrete is None,
-                quiet=self._input_signature is not None)
+        self._detector.called(self._python_function, concrete is None,
+                              quiet=self._input_signature is not None)
         return result
 
     def _trace(self, key, tensors, args, kwargs, instance=None, restore=False):
@@ -170,7 +172,13 @@ class Function:
                 self._signature = inspect.signature(self._python_function)
             except (TypeError, ValueError):
                 self._signature = None
-        if self._signature is None:
+            # the common call, every parameter given by position, needs no binding
+            simple = self._signature is not None and all(
+                p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                for p in self._signature.parameters.values())
+            self._positional = len(self._signature.parameters) if simple else -1
+        if self._signature is None or (
+                not kwargs and len(args) + method == self._positional):
             return args, kwargs
         try:
             bound = self._signature.bind(*((None,) if method else ()), *args, **kwargs)
@@ -246,7 +254,13 @@ class _TracingDetector:
         self.calls = 0
         self.warnings = 0
 
-    def called(self, function, traced, quiet):
+    def called(self, function, traced, quiet=False):
+        """Notes a call of a tf.function of `function`; warns as TensorFlow does when its
+        recent calls traced too often."""
+        with _detectors_lock:
+            self._called(function, traced, quiet)
+
+    def _called(self, function, traced, quiet):
         self.calls += 1
         if not traced:
             if not self.calls_per_trace:  # the first calls replayed a concrete function
@@ -277,19 +291,18 @@ _detectors = weakref.WeakKeyDictionary()  # the Python function's code -> _Traci
 _detectors_lock = threading.Lock()
 
 
-def _called(function, traced, quiet=False):
-    """Notes a call of a tf.function of `function`; warns as TensorFlow does when its
-    recent calls traced too often."""
+def _detector_for(function):
+    """The _TracingDetector of Python function `function`, shared by every tf.function of
+    the same code, as TensorFlow's."""
     key = function
     while hasattr(key, "__wrapped__"):
         key = key.__wrapped__
     key = getattr(getattr(key, "__func__", key), "__code__", key)
     with _detectors_lock:
         try:
-            detector = _detectors.setdefault(key, _TracingDetector())
-        except TypeError:  # not weakly referable: not tracked
-            return
-        detector.called(function, traced, quiet)
+            return _detectors.setdefault(key, _TracingDetector())
+        except TypeError:  # not weakly referable: this function's own
+            return _TracingDetector()
 
 
 class _RelaxedConcreteFunction:

@@ -30,7 +30,7 @@ import sys
 import time
 
 from ..coordinator import wire
-from ..errors import InvalidArgumentError, WorkerLostError
+from ..errors import DeadlineExceededError, InvalidArgumentError, WorkerLostError
 from . import _tensors
 from ._core import Core, Membership
 
@@ -251,16 +251,33 @@ class Group:
     def _sync(self, op, tensors, name, root, timeout):
         leaves, rebuild, kinds, names = self._leaves(tensors)
         arrays = [_tensors.to_numpy(x, k, i) for i, (x, k) in enumerate(zip(leaves, kinds))]
-        out = _run(self._core.collective(op, arrays, names, name or "", root, timeout))
+        try:
+            out = _run(self._core.collective(op, arrays, names, name or "", root, timeout))
+        except asyncio.TimeoutError:
+            raise self._aborted(timeout) from None
         return self._finish(op, tensors, out, rebuild, kinds, leaves)
 
     async def _async(self, op, tensors, name, root, timeout):
         leaves, rebuild, kinds, names = self._leaves(tensors)
         arrays = [await _tensors.to_numpy_async(x, k, i)
                   for i, (x, k) in enumerate(zip(leaves, kinds))]
-        out = await _run_async(self._core.collective(op, arrays, names, name or "", root,
-                                                     timeout))
+        try:
+            out = await _run_async(self._core.collective(op, arrays, names, name or "", root,
+                                                         timeout))
+        except asyncio.TimeoutError:
+            raise self._aborted(timeout) from None
         return self._finish(op, tensors, out, rebuild, kinds, leaves)
+
+    def _aborted(self, timeout):
+        """The error of a collective that timed out. Its contribution may still reach the
+        coordinator, so this worker's later collectives would no longer line up with the
+        others': they raise too (as TensorFlow's collectives do after a timeout) until
+        `rejoin`/`resize` or a reconnection starts a new generation."""
+        why = (f"a collective of rank {self.rank} of {self.size} took longer than its "
+               f"timeout of {timeout} s")
+        self._core.broken = DeadlineExceededError(
+            f"Collective ops is aborted by: {why}. Call rejoin() (or resize()) to go on")
+        return DeadlineExceededError(why)
 
     @staticmethod
     def _leaves(tensors):

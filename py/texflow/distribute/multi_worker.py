@@ -23,7 +23,6 @@ workers in one all-reduce message; variables start from the chief's values
 train one model.
 """
 
-import asyncio
 import atexit
 import hashlib
 import json
@@ -114,7 +113,7 @@ class CollectiveExtended(StrategyExtended):
         timeout = self._timeout()
         try:
             return list(call(*args, timeout=timeout, **kwargs))
-        except (TimeoutError, asyncio.TimeoutError):
+        except DeadlineExceededError:  # the group's: it is aborted too
             self._aborted = (f"a collective of worker {self.worker_index} of "
                              f"{self.worker_count} took longer than "
                              f"CommunicationOptions.timeout_seconds={timeout}")
