@@ -4,8 +4,10 @@ ${window}
 
 // NaN wins, as in numpy's max.
 float pool_max(float a, float b) { return f_isnan(a) ? a : (f_isnan(b) || b > a ? b : a); }
+// lane by lane without branches (SwiftShader runs a vector op as one)
 vec4 pool_max(vec4 a, vec4 b) {
-  return vec4(pool_max(a.x, b.x), pool_max(a.y, b.y), pool_max(a.z, b.z), pool_max(a.w, b.w));
+  ivec4 moves = (1 - ivec4(nan4(a))) * max(ivec4(nan4(b)), ivec4(greaterThan(b, a)));
+  return mix(a, b, bvec4(moves));
 }
 
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each

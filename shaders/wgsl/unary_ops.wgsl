@@ -34,26 +34,24 @@ fn op_exp(x: f32) -> f32 {
   return exp(x);
 }
 
-// WGSL leaves log() of zero and of negative numbers undefined.
+// WGSL leaves log() of zero and of negative numbers undefined. The edges are select()s
+// of the builtin's result (which is dropped there), not if/return, and bool | (every
+// operand evaluated), not ||: branches cost SwiftShader about a copy launch's time.
 fn op_log(x: f32) -> f32 {
-  if (x == 0.0) { return -inf_f32(); }
-  if (!(x > 0.0) || is_nan_f32(x)) { return nan_f32(); }
-  if (is_inf_f32(x)) { return x; }
-  return log(x);
+  let r = select(log(x), nan_f32(), !(x > 0.0) | is_nan_f32(x));
+  return select(select(r, -inf_f32(), x == 0.0), x, (is_inf_f32(x) & (x > 0.0)));
 }
 
+// x == 0 keeps -0, as IEEE sqrt.
 fn op_sqrt(x: f32) -> f32 {
-  if (x == 0.0) { return x; }  // keeps -0, as IEEE sqrt
-  if (!(x > 0.0) || is_nan_f32(x)) { return nan_f32(); }
-  if (is_inf_f32(x)) { return x; }
-  return sqrt(x);
+  let r = select(sqrt(x), nan_f32(), !(x > 0.0) | is_nan_f32(x));
+  return select(r, x, (x == 0.0) | (is_inf_f32(x) & (x > 0.0)));
 }
 
 fn op_rsqrt(x: f32) -> f32 {
-  if (x == 0.0) { return copysign_f32(inf_f32(), x); }
-  if (!(x > 0.0) || is_nan_f32(x)) { return nan_f32(); }
-  if (is_inf_f32(x)) { return 0.0; }
-  return 1.0 / sqrt(x);
+  let r = select(1.0 / sqrt(x), nan_f32(), !(x > 0.0) | is_nan_f32(x));
+  return select(select(r, copysign_f32(inf_f32(), x), x == 0.0), 0.0,
+                (is_inf_f32(x) & (x > 0.0)));
 }
 
 // exp(x) - 1 without the cancellation of exp() near 0 (a short Taylor series there).
@@ -66,19 +64,17 @@ fn expm1_f32(x: f32) -> f32 {
   return op_exp(x) - 1.0;
 }
 
-// tanh without inf / inf at large |x|: a rational approximation near 0 (where
-// 1 - 2 / (e^2x + 1) cancels) and the exp form elsewhere, saturating to +-1.
+// tanh, branch-free as GLSL's (shaders/glsl/unary_ops.glsl; the same polynomial P below
+// 0.625, scripts/fit_tanh.py), with the builtin exp above (1 - 2 / (e^2|x| + 1), |x| capped
+// at 10 where tanh is 1 in float32). Within 2 ulp; tanh(-0) = -0.
 fn op_tanh(x: f32) -> f32 {
-  if (is_nan_f32(x)) { return x; }
-  let ax = abs(x);
-  if (ax < 0.625) {
-    let z = x * x;
-    let p = (((-5.70498872745e-3 * z + 2.06390887954e-2) * z - 5.37397155531e-2) * z +
-             1.33314422036e-1) * z - 3.33332819422e-1;
-    return x + x * z * p;
-  }
-  if (ax > 9.0) { return copysign_f32(1.0, x); }
-  return copysign_f32(1.0 - 2.0 / (exp(2.0 * ax) + 1.0), x);
+  let a = abs(x);
+  let z = a * a;
+  let p = (((-0.00571703656148512 * z + 0.02065057900387043) * z - 0.05374349526142337)
+      * z + 0.13331491248514818) * z - 0.3333328392359073;
+  let big = 1.0 - 2.0 / (exp(2.0 * min(a, 10.0)) + 1.0);
+  let m = select(big, a + a * (z * p), a < 0.625);
+  return select(copysign_f32(m, x), x, is_nan_f32(x));
 }
 
 // exp of -|x| only, so no overflow for large |x|.

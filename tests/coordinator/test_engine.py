@@ -3,6 +3,7 @@ hand-made messages, membership rules and the checkpoint store."""
 
 import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -246,3 +247,61 @@ def test_non_finite_values_are_found_and_large_finite_ones_pass(dtype):
             with pytest.raises(Refused, match="non-finite value"):
                 for m in _messages(arrays, chunk=1 << 10):
                     coll.contribute(0, m)
+
+
+def test_a_cached_table_is_still_checked_against_each_collective():
+    """Parsed tables are kept by their bytes (allreduce._tables): every rule against the
+    collective (the first arrival's count, shapes, dtypes, names, byte range; the size
+    limit; the op's dtypes) must still hold for a table parsed before."""
+    a = [np.ones((2, 3), np.float32), np.arange(4, dtype=np.int32)]
+    b = [np.ones((3, 2), np.float32), np.arange(4, dtype=np.int32)]
+    for seq, (first, second) in enumerate([(a, a), (b, b), (a, a)]):  # each table twice
+        coll = Collective(1, seq, [0, 1])
+        for r, arrays in ((1, first), (0, second)):
+            for m in _messages(arrays, seq=seq):
+                coll.contribute(r, m)
+        assert all((got == 2 * x).all() for got, x in zip(_results(coll, first), first))
+    coll = Collective(1, 3, [0, 1])  # collective 3: b's shapes first, a's refused
+    coll.contribute(1, _messages(b, seq=3)[0])
+    with pytest.raises(Refused, match=r"tensor 0 \(float32\[2, 3\]\) does not match the first "
+                                      r"contribution's tensor 0 \(float32\[3, 2\]\)"):
+        coll.contribute(0, _messages(a, seq=3)[0])
+    for other, why in [([a[0]], "1 tensors do not match the 2"),
+                       ([b[0], b[1].astype(np.float32)], r"tensor 1 \(float32\[4\]\)")]:
+        coll.refuse(0)
+        for _ in range(2):  # parsed, then from the cache
+            with pytest.raises(Refused, match=why):
+                coll.contribute(0, _messages(other, seq=3, attempt=coll.attempt[0])[0])
+            coll.refuse(0)
+    named = Collective(1, 4, [0, 1])
+    for attempt in range(2):
+        named.contribute(1, _messages(b, seq=4, names=["x", "v"], attempt=attempt)[0])
+        with pytest.raises(Refused, match="tensor 0 is named 'w', the first contribution's 'x'"):
+            named.contribute(0, _messages(b, seq=4, names=["w", "v"], attempt=attempt)[0])
+        named.refuse(0), named.refuse(1)
+    sliced = Collective(1, 5, [0, 1])  # the same tensors, another shard's byte range
+    sliced.contribute(1, _messages(b, seq=5, lo=0, hi=16)[0])
+    with pytest.raises(Refused, match=r"byte range \[16, 40\) does not match \[0, 16\)"):
+        sliced.contribute(0, _messages(b, seq=5, lo=16, hi=40)[0])
+    small = Collective(1, 6, [0, 1], max_bytes=32)  # a's table, parsed under 1 GiB before
+    with pytest.raises(Refused, match="the payload is 40 bytes; the limit of one collective "
+                                      "is 32"):
+        small.contribute(0, _messages(a, seq=6)[0])
+    for seq in (7, 8):  # a bool table passes for all_gather, never for a reduction
+        bools = Collective(1, seq, [0])
+        with pytest.raises(Refused, match="sum is not defined for bool"):
+            bools.contribute(0, _messages([np.ones(2, bool)], seq=seq)[0])
+
+
+def test_an_overflowing_sum_gives_infinity_without_a_warning():
+    """As TensorFlow's all-reduce (MirroredStrategy's SUM of float32 max gives inf): the
+    contributions are finite, so nothing is refused; numpy's warning is not printed."""
+    big = [np.array([np.finfo(np.float32).max, 1.0, -np.finfo(np.float32).max], np.float32)]
+    coll = Collective(1, 0, [0, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for r in (0, 1):
+            for m in _messages(big, chunk=8):
+                coll.contribute(r, m)
+        got = _results(coll, big)[0]
+    assert got[0] == np.inf and got[1] == 2 and got[2] == -np.inf
