@@ -50,6 +50,10 @@ class _Worker:
         self.extended._cross_worker = lambda arrays, op="sum": shared(index, arrays[0])
 
 
+def _alone(index, value):  # a worker read by itself: no other to wait for
+    return [value]
+
+
 def _run_pair(make):
     """Each worker's steps (lists of values) or {"error", "message"}, run side by side."""
     barrier, flags, out = threading.Barrier(2, timeout=30), [None, None], [None, None]
@@ -142,14 +146,14 @@ def test_every_file_reader_is_sharded_by_its_files(tmp_path):
             "csv": [[0, 0, 2, 2], [1, 1]], "make_csv": [[0, 0, 2, 2], [1, 1]]}
     want["zip"] = want["text"]
     for key, make in pipelines.items():
-        got = [list(input_lib.worker_dataset(_Worker(i, None), make()).as_numpy_iterator())
+        got = [list(input_lib.worker_dataset(_Worker(i, _alone), make()).as_numpy_iterator())
                for i in range(2)]
         assert [[v.item() if hasattr(v, "item") else v for v in g] for g in got] == \
             want[key], key
     # a part not read from files: the zip is sharded by data, element by element
     mixed = tf.data.Dataset.zip((tf.data.TextLineDataset(texts),
                                  tf.data.Dataset.range(100))).map(lambda a, b: b)
-    assert list(input_lib.worker_dataset(_Worker(1, None), mixed).as_numpy_iterator()) == \
+    assert list(input_lib.worker_dataset(_Worker(1, _alone), mixed).as_numpy_iterator()) == \
         [1, 3, 5, 7]  # 9 lines: 0..8
 
 

@@ -10,9 +10,10 @@ reads and which pieces it takes:
   worker i of N reads the files i, i + N, ... (`data/auto_shard.py`: the shard goes right
   after the names' source, before any shuffle of them; fewer files than workers raises
   InvalidArgumentError when read) and takes every piece of its own batches, one per step,
-  as OFF does. Its number of steps may differ from the others', so its iterator asks the
-  others at every step whether any has data (one all-reduce of a flag) and gives empty
-  batches until all are done, as TensorFlow's does.
+  as OFF does. Its number of pieces may differ from the others', so before each the
+  workers say whether they have one (AgreedSteps: one all-reduce of a flag), and one
+  without gets empty batches until all are done, as TensorFlow's do (Keras's step runs
+  an empty batch with zero gradients).
 - DATA, and AUTO on a dataset not read from files: worker w takes its own pieces of every
   global batch, so the workers together see exactly the batches one process would, in the
   same order. FILE on such a dataset falls back to this with a warning (TensorFlow raises
@@ -202,10 +203,39 @@ def worker_dataset(strategy, dataset):
         # replicas taking turns, the cut's sizes starting with its own piece's.
         shard = WorkerShard(dataset if mine is None else mine, ext.worker_count * local,
                             range(ext.worker_count * local), False, ext.worker_index * local)
-        shard.by_files = mine is not None
-        return shard
+        return shard if mine is None else AgreedSteps(shard, ext, dataset)
     first = ext.worker_index * local
     return WorkerShard(dataset, ext.worker_count * local, range(first, first + local), True)
+
+
+class AgreedSteps(Dataset):
+    """A worker's pieces of its own files, as many as every other worker's: before each
+    piece the workers say whether they have one (one all-reduce of a flag, as TensorFlow's
+    do), and while any has, one without gets an empty batch (`whole`, the dataset before
+    sharding, gives the structure to one that never had data). Keras's step runs an empty
+    batch as a replica without data."""
+
+    def __init__(self, inp, ext, whole):
+        self.inp, self._inputs, self._ext, self._whole = inp, (inp,), ext, whole
+
+    def _gen(self, ctx):
+        template, pieces = None, self.inp._gen(ctx)
+        while True:
+            e = next(pieces, _END)
+            if type(e) is Failure:  # an error in place of a piece: the others wait on it
+                yield e
+                continue
+            (having,) = self._ext._cross_worker([np.array([e is not _END], np.int64)])
+            if e is not _END:
+                template = e
+                yield e
+            elif not int(np.sum(having)):
+                return
+            else:
+                if template is None:
+                    for template in self._whole.as_numpy_iterator():
+                        break
+                yield structure.map_structure(_empty, template)
 
 
 def _to_replica(strategy, element, replica):
@@ -236,11 +266,9 @@ class DistributedDataset:
         self._dataset = worker_dataset(strategy, dataset)
         self._local = len(ext.devices)
         self._split = ext.worker_count == 1 and self._local > 1
-        self._by_files = getattr(self._dataset, "by_files", False)
 
     def __iter__(self):
-        return DistributedIterator(self._strategy, self._elements(), self._local,
-                                   self._global if self._by_files else None)
+        return DistributedIterator(self._strategy, self._elements(), self._local)
 
     def _keras_dataset(self):
         """What Keras's fit/evaluate/predict take from it (Keras 3 takes distributed
@@ -289,7 +317,7 @@ class DistributedDatasetsFromFunction(DistributedDataset):
                             f"return a tf.data.Dataset; it returned {type(dataset).__name__}")
         self._global = self._dataset = dataset
         self._local = len(ext.devices)
-        self._split = self._by_files = False
+        self._split = False
 
     def _keras_dataset(self):
         """This worker's dataset as it is (no sharding), every `local` elements (one per
@@ -305,15 +333,10 @@ class DistributedDatasetsFromFunction(DistributedDataset):
 
 
 class DistributedIterator:
-    """Steps' inputs: a value per local replica (a PerReplica when there are several).
+    """Steps' inputs: a value per local replica (a PerReplica when there are several)."""
 
-    With `uneven` (the global dataset, when the workers read their own files, so that
-    their numbers of steps differ), the workers agree at every step, as TensorFlow's do:
-    they go on while any of them has data, one without getting empty batches."""
-
-    def __init__(self, strategy, elements, local, uneven=None):
+    def __init__(self, strategy, elements, local):
         self._strategy, self._elements, self._local = strategy, elements, local
-        self._uneven, self._template = uneven, None
 
     def __iter__(self):
         return self
@@ -334,25 +357,9 @@ class DistributedIterator:
             if element is _END:
                 break
             got.append(element)
-        if self._uneven is not None:
-            got = self._agree(got)
         if not got:
             raise StopIteration
         return [_to_replica(self._strategy, e, r) for r, e in enumerate(got)]
-
-    def _agree(self, got):
-        """This step's elements once the workers have said whether they have any."""
-        if got:
-            self._template = got[0]
-        (having,) = self._strategy.extended._cross_worker([np.array([len(got) > 0],
-                                                                    np.int64)])
-        if got or not int(np.sum(having)):
-            return got
-        if self._template is None:  # none of its files had data: the structure from any
-            for element in self._uneven.as_numpy_iterator():
-                self._template = element
-                break
-        return [structure.map_structure(_empty, self._template)] * self._local
 
     def get_next(self):
         from ..errors import OutOfRangeError
