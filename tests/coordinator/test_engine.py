@@ -334,3 +334,20 @@ def test_held_first_arrivals_reduce_right_in_any_order(ranks):
             # sums round in arrival order (numpy's float16 sum: in float32)
             atol = {"float16": 0.1, "float32": 1e-5, "float64": 1e-12}.get(got.dtype.name, 0)
             np.testing.assert_allclose(got, want.astype(got.dtype), rtol=1e-5, atol=atol)
+
+
+@pytest.mark.parametrize("op", [wire.SUM, wire.GATHER])
+def test_a_message_ending_inside_an_element_is_refused(op):
+    """Cut at byte 6, a NaN's bytes would be split between two finite checks (and numpy
+    cannot view the bytes as float32): refused, naming where; the payload's own end (12
+    bytes, not a multiple of 8) is fine."""
+    values = [np.array([1.0, np.nan, 2.0], np.float32)]
+    coll = Collective(1, 0, [0, 1])
+    with pytest.raises(Refused, match=r"data ends at byte 6, inside an element: messages end "
+                                      r"at multiples of 8 bytes or at the payload's end \(12\)"):
+        coll.contribute(0, _messages(values, op, chunk=6)[0])
+    ok = Collective(1, 1, [0, 1])
+    for m in _messages([np.ones(3, np.float32)], wire.SUM, chunk=8, seq=1):
+        ok.contribute(0, m)
+        ok.contribute(1, m)
+    assert (_results(ok, [np.ones(3, np.float32)])[0] == 2).all()

@@ -13,10 +13,11 @@ straight into the accumulator: one pass over the bytes fewer than copying the
 first arrival. So a contribution's data must not change after `contribute`
 returns: the server's messages are `bytes`, or views of fastframes' receive
 buffers, which it reuses only when nothing refers to them. Results stream out as
-soon as every member has sent a prefix (at least 64 KiB of it, or the end). A refused contribution never reaches
-anyone: if some of its chunks were already added, everyone's contribution is
-dropped and the others are asked to send again (`restarts`); results already
-sent for the dropped attempt are discarded by the workers.
+soon as every member has sent a prefix (at least 64 KiB of it, or the end). A
+refused contribution never reaches anyone: if some of its chunks were already
+added, everyone's contribution is dropped and the others are asked to send again
+(`restarts`); results already sent for the dropped attempt are discarded by the
+workers.
 """
 
 import collections
@@ -238,12 +239,14 @@ class Collective:
             if start + len(data) > table.hi:
                 raise Refused(f"data runs to byte {start + len(data)}, past the payload's "
                               f"{table.hi}")
+            _whole_elements(start + len(data), table)
             self._check_finite(table, start, data)
             self.parts[rank][start:start + len(data)] = data
         elif self.op == wire.BROADCAST and rank == self.root:
             if start + len(data) > self.layout.hi:
                 raise Refused(f"data runs to byte {start + len(data)}, past the payload's "
                               f"{self.layout.hi}")
+            _whole_elements(start + len(data), self.layout)
             self._check_finite(self.layout, start, data)
             self.parts[rank][start:start + len(data)] = data
         elif self.op in (wire.BROADCAST, wire.BARRIER):
@@ -259,6 +262,7 @@ class Collective:
         end = start + len(data)
         if end > layout.hi:
             raise Refused(f"data runs to byte {end}, past the slice's end {layout.hi}")
+        _whole_elements(end, layout)
         self._check_finite(layout, start, data)
         # Below the frontier every byte is in the accumulator or held; the held ones (only
         # one sender has reached them) lie above every other sender's progress, in order,
@@ -453,6 +457,15 @@ class Collective:
             out.append((self._result(start, result.total, bytes(payload[start:end]),
                                      table if i == 0 else b""), self.members))
         return out
+
+
+def _whole_elements(end, layout):
+    """Messages end at multiples of 8 bytes (element boundaries: wire.py) or at the payload's
+    end, so every check and reduction sees whole elements (one cut inside an element would
+    split a NaN between two finite checks)."""
+    if end % 8 and end != layout.total:
+        raise Refused(f"data ends at byte {end}, inside an element: messages end at multiples "
+                      f"of 8 bytes or at the payload's end ({layout.total})")
 
 
 def _agree(layout, first, first_dim):
