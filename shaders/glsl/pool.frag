@@ -18,8 +18,8 @@ ${R} pool(int o) {
   ivec4 p = grid_index(o);
   int iy0 = p.y * uStride[0] - uPad[0];
   int ix0 = p.z * uStride[1] - uPad[1];
-  ivec2 ty = taps(iy0, uImage[1], uWin[0], 1);
-  ivec2 tx = taps(ix0, uImage[2], uWin[1], 1);
+  ivec2 ty = taps(iy0, uImage[1], ${KH}, 1);
+  ivec2 tx = taps(ix0, uImage[2], ${KW}, 1);
 ${init}
   for (int ky = ty.x; ky < ty.y; ky++) {
     int i = ((p.x * uImage[1] + iy0 + ky) * uImage[2] + ix0 + tx.x) * uImage[3] + p.w;
