@@ -13,8 +13,8 @@ int op_mul(int a, int b) { return a * b; }
 // Scaled when |b| is huge: a GPU may divide as a * (1 / b), and 1 / b would be a
 // denormal, flushed to zero.
 float op_div(float a, float b) {
-  if (abs(b) > 8.5e37 && !f_isinf(b)) return (a * 0.0625) / (b * 0.0625);
-  return a / b;
+  float s = all(bvec2(abs(b) > 8.5e37, !f_isinf(b))) ? 0.0625 : 1.0;
+  return (a * s) / (b * s);
 }
 
 // C's powf: pow(x, 0) = pow(1, y) = 1 even for NaN; signed zeros and infinities as C.

@@ -1,11 +1,13 @@
 // Float32 math written out instead of GLSL builtins, whose edges and accuracy vary by
 // driver (SwiftShader: exp(NaN) = inf, log(-x) = log(x), log(0) = -88, tanh(20) = NaN,
 // sin(1e6) far off). Plain + - * / are IEEE on every WebGL2 target.
-// Each function is pulled into a program only when an op calls it.
+// Each function is pulled into a program only when an op calls it. Edge cases are
+// selected at the end rather than returned early: lanes of one SIMD group take both sides
+// of a branch anyway, and the branch itself costs SwiftShader more than the arithmetic.
 
 // 2**n for -252 <= n <= 254, as two normal factors so that both ends work.
 float f_exp2i(float p, int n) {
-  int n1 = n / 2;
+  int n1 = n >> 1;  // floor(n / 2): a shift, where / is a division
   int n2 = n - n1;
   return p * intBitsToFloat((n1 + 127) << 23) * intBitsToFloat((n2 + 127) << 23);
 }
@@ -14,48 +16,48 @@ float f_exp2i(float p, int n) {
 // with ln2 in two parts (k * hi is exact), then a degree-8 Taylor polynomial on
 // |r| <= 0.35. The correction enters before the scaling, so tiny results keep it.
 float f_exp_lo(float x, float lo) {
-  if (f_isnan(x)) return x;
-  if (x > 89.0) return f_inf();
-  if (x < -104.0) return 0.0;
-  float k = floor(x * 1.4426950408889634 + 0.5);
-  float r = ((x - k * 0.693145751953125) - k * 1.4286068202862268e-06) + lo;
+  float c = clamp(x, -104.0, 89.0);
+  float k = floor(c * 1.4426950408889634 + 0.5);
+  float r = ((c - k * 0.693145751953125) - k * 1.4286068202862268e-06) + lo;
   float p = 1.0 + r * (1.0 + r * (0.5 + r * (0.16666666666666666 + r * (0.041666666666666664
       + r * (0.008333333333333333 + r * (0.001388888888888889 + r * (1.984126984126984e-4
       + r * 2.48015873015873e-5)))))));
-  return f_exp2i(p, int(k));
+  float e = f_exp2i(p, int(k));
+  e = x > 89.0 ? f_inf() : e;
+  e = x < -104.0 ? 0.0 : e;
+  return f_isnan(x) ? x : e;
 }
 
 float f_exp(float x) { return f_exp_lo(x, 0.0); }
 
 // e ** x - 1 without the cancellation near 0 (Taylor series for |x| < 0.3).
 float f_expm1(float x) {
-  if (abs(x) < 0.3) {
-    return x * (1.0 + x * (0.5 + x * (0.16666666666666666 + x * (0.041666666666666664
-        + x * (0.008333333333333333 + x * (0.001388888888888889 + x * (1.984126984126984e-4
-        + x * 2.48015873015873e-5)))))));
-  }
-  return f_exp(x) - 1.0;
+  float s = x * (1.0 + x * (0.5 + x * (0.16666666666666666 + x * (0.041666666666666664
+      + x * (0.008333333333333333 + x * (0.001388888888888889 + x * (1.984126984126984e-4
+      + x * 2.48015873015873e-5)))))));
+  float e = f_exp(x) - 1.0;
+  return abs(x) < 0.3 ? s : e;
 }
 
 // The natural logarithm: x = m 2**e with m in [sqrt(1/2), sqrt(2)), then
 // log(m) = 2 atanh(f), f = (m - 1) / (m + 1), by its series (|f| <= 0.172).
 float f_log(float x) {
-  if (f_isnan(x) || x < 0.0) return f_nan();
-  if (f_isinf(x)) return x;
   int bits = floatBitsToInt(x);
   int e = ((bits >> 23) & 255) - 127;
-  if (e == -127) return -f_inf();  // zero, or a denormal that the GPU flushes to zero
+  bool zero = e == -127;  // zero, or a denormal that the GPU flushes to zero
   float m = intBitsToFloat((bits & 0x007fffff) | 0x3f800000);
-  if (m > 1.4142135) {
-    m *= 0.5;
-    e += 1;
-  }
+  bool halve = m > 1.4142135;
+  m = halve ? m * 0.5 : m;
+  e += int(halve);
   float f = (m - 1.0) / (m + 1.0);
   float f2 = f * f;
   float s = f2 * (0.3333333333333333 + f2 * (0.2 + f2 * (0.14285714285714285
       + f2 * (0.1111111111111111 + f2 * (0.09090909090909091 + f2 * 0.07692307692307693)))));
   float fe = float(e);
-  return fe * 0.693145751953125 + ((2.0 * f + 2.0 * f * s) + fe * 1.4286068202862268e-06);
+  float r = fe * 0.693145751953125 + ((2.0 * f + 2.0 * f * s) + fe * 1.4286068202862268e-06);
+  r = zero ? -f_inf() : r;
+  r = f_isinf(x) ? x : r;
+  return any(bvec2(f_isnan(x), x < 0.0)) ? f_nan() : r;
 }
 
 // 32 x 32 -> 64-bit unsigned product as (high word, low word).

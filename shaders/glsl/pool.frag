@@ -4,8 +4,10 @@ ${window}
 
 // NaN wins, as in numpy's max.
 float pool_max(float a, float b) { return f_isnan(a) ? a : (f_isnan(b) || b > a ? b : a); }
+// lane by lane without branches (SwiftShader runs a vector op as one)
 vec4 pool_max(vec4 a, vec4 b) {
-  return vec4(pool_max(a.x, b.x), pool_max(a.y, b.y), pool_max(a.z, b.z), pool_max(a.w, b.w));
+  ivec4 moves = (1 - ivec4(nan4(a))) * max(ivec4(nan4(b)), ivec4(greaterThan(b, a)));
+  return mix(a, b, bvec4(moves));
 }
 
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each
@@ -16,8 +18,8 @@ ${R} pool(int o) {
   ivec4 p = grid_index(o);
   int iy0 = p.y * uStride[0] - uPad[0];
   int ix0 = p.z * uStride[1] - uPad[1];
-  ivec2 ty = taps(iy0, uImage[1], uWin[0], 1);
-  ivec2 tx = taps(ix0, uImage[2], uWin[1], 1);
+  ivec2 ty = taps(iy0, uImage[1], ${KH}, 1);
+  ivec2 tx = taps(ix0, uImage[2], ${KW}, 1);
 ${init}
   for (int ky = ty.x; ky < ty.y; ky++) {
     int i = ((p.x * uImage[1] + iy0 + ky) * uImage[2] + ix0 + tx.x) * uImage[3] + p.w;

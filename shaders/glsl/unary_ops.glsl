@@ -71,12 +71,15 @@ float op_tanh(float x) {
 
 // exp of a non-positive number only, so large |x| cannot overflow.
 float op_sigmoid(float x) {
-  if (f_isnan(x)) return x;
   float z = f_exp(-abs(x));
-  return x >= 0.0 ? 1.0 / (1.0 + z) : z / (1.0 + z);
+  float s = (x >= 0.0 ? 1.0 : z) / (1.0 + z);
+  return f_isnan(x) ? x : s;
 }
 
-float op_elu(float x) { return x > 0.0 ? x : f_expm1(x); }
+float op_elu(float x) {
+  float e = f_expm1(x);
+  return x > 0.0 ? x : e;
+}
 
 float op_sin(float x) { return f_sin(x); }
 
@@ -106,24 +109,23 @@ bool op_cast_bool(int x) { return x != 0; }
 // log(1 + x) without losing x's low bits: log(u) * x / (u - 1) with u = 1 + x
 // corrects for the rounding of u (exact when u == 1).
 float op_log1p(float x) {
-  if (f_isnan(x) || x < -1.0) return f_nan();
-  if (f_isinf(x)) return x;
   float u = 1.0 + x;
-  if (u == 1.0) return x;
-  return f_log(u) * (x / (u - 1.0));
+  float r = f_log(u) * (x / (u - 1.0));
+  r = any(bvec2(u == 1.0, f_isinf(x))) ? x : r;
+  return any(bvec2(f_isnan(x), x < -1.0)) ? f_nan() : r;
 }
 
 float op_expm1(float x) {
-  if (f_isnan(x)) return x;
-  if (x < -104.0) return -1.0;
-  return f_expm1(x);
+  float e = f_expm1(x);
+  e = x < -104.0 ? -1.0 : e;
+  return f_isnan(x) ? x : e;
 }
 
 // log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0.
 float op_softplus(float x) {
-  if (f_isnan(x)) return x;
   float z = op_log1p(f_exp(-abs(x)));
-  return x > 0.0 ? x + z : z;
+  z = x > 0.0 ? x + z : z;
+  return f_isnan(x) ? x : z;
 }
 
 // x / (|x| + 1), scaled as op_div is where 1 / (|x| + 1) would be a flushed denormal;

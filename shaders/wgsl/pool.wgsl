@@ -1,4 +1,7 @@
 // Pooling over NHWC windows; positions in the padding are skipped. ${what}
+// (C counts the channel words: vec4s where the program reads four channels at once.)
+${nan}
+
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}

@@ -45,6 +45,8 @@ def _cases():
          lambda x, k, b: np.where(_conv(x, k, 0) + b > 0, _conv(x, k, 0) + b,
                                   np.expm1(_conv(x, k, 0) + b)),
          [(2, 7, 7, 3), (3, 3, 3, 5), (5,)]),
+        ("deep_product", lambda a, b, c: tf.nn.relu(tf.matmul(a, b) + c),
+         lambda a, b, c: relu(a @ b + c), [(6, 2048), (2048, 8), (8,)]),
         ("conv_blocked", lambda x, k, b: tf.nn.relu(tf.nn.conv2d(x, k, 1, "VALID") + b),
          lambda x, k, b: relu(_conv(x, k, 0) + b), [(4, 18, 18, 1), (3, 3, 1, 32), (32,)]),
     ]

@@ -154,9 +154,12 @@ def test_a_tf_config_chief_keeps_checkpoints_in_texflow_checkpoint_dir(tmp_path,
                 s.extended._leave()
 
 
-def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeypatch):
+def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeypatch,
+                                                                          tmp_path):
     """Two workers (threads, TF_CONFIG-style resolvers) with uneven rows: what TensorFlow
-    2.21's MultiWorkerMirroredStrategy gave two processes running the same calls; then a
+    2.21's MultiWorkerMirroredStrategy gave two processes running the same calls (a dataset
+    read from files: each worker its files, the one with fewer steps getting empty batches
+    until both are done, tests/data/distribute/file_shards.json); then a
     collective the other worker never joins outlasts CommunicationOptions.timeout_seconds
     and raises DeadlineExceededError, as TensorFlow's do."""
     import threading
@@ -169,6 +172,11 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
     spec = tf.distribute.cluster_resolver.ClusterSpec(
         {"worker": [f"localhost:{_free_port()}", f"localhost:{_free_port()}"]})
     strategies, got, failed = [None, None], [{}, {}], []
+    names = [str(tmp_path / f"f{k}.tfrecord") for k in range(3)]
+    for k, name in enumerate(names):  # as scripts/make_tf_shard_fixtures.py writes them
+        with tf.io.TFRecordWriter(name) as w:
+            for j in range(k + 3):
+                w.write(f"{k}:{j}".encode())
 
     def make(i):
         strategies[i] = tf.distribute.MultiWorkerMirroredStrategy(
@@ -200,6 +208,9 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
             out["contexts"] = contexts
             out["dataset"] = [b.numpy().tolist() for b in s.experimental_distribute_dataset(
                 tf.data.Dataset.range(8).batch(4))]
+            out["files"] = [[v.decode() for v in b.tolist()] for b in
+                            s.experimental_distribute_dataset(
+                                tf.data.TFRecordDataset(names).batch(4))]
         except BaseException as e:  # the assertions below say which worker failed
             failed.append((i, e))
 
@@ -221,6 +232,9 @@ def test_cross_worker_reduce_gather_and_input_contexts_follow_tensorflow(monkeyp
             assert got[i]["contexts"] == [(2, i, 2, 2)] and got[i]["replica"] == i
             assert got[i]["from_fn"] == [[i, i + 2]]
         assert got[0]["dataset"] == [[0, 1], [4, 5]] and got[1]["dataset"] == [[2, 3], [6, 7]]
+        tf_files = json.loads((ROOT / "tests" / "data" / "distribute" / "file_shards.json")
+                              .read_text())["cases"]["tfrecord_batch4/AUTO"]
+        assert [g["files"] for g in got] == [w["steps"] for w in tf_files]
         strategies[0].extended.communication_options.timeout_seconds = 0.5
         with pytest.raises(tf.errors.DeadlineExceededError, match="timeout_seconds=0.5"):
             strategies[0].reduce("SUM", tf.constant(1.0), axis=None)  # worker 1 never does

@@ -11,7 +11,7 @@ in numpy's order (window offsets row-major).
 
 from ..base import kernel
 from . import epilogue as epilogues
-from .matmul import Operand, epilogue_of, matmul_steps
+from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
 from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
                       render, size_of)
 
@@ -110,7 +110,7 @@ def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations,
     builder.add(Step(_program("conv2d_filter_direct", ["f32", "vec4<f32>"], "vec4<f32>"),
                      meta, grid_for(total), (0, 1, dst)))
     if parts > 1:
-        builder.add(Step(_program("sum_parts", ["vec4<f32>"], "vec4<f32>"),
+        builder.add(Step(sum_parts_program("f32"),
                          [f * co4, parts], grid_for(f * co4), (dst, builder.out)))
 
 
@@ -186,12 +186,26 @@ _POOLS = {  # the window's fold: initial value, update from element v at index `
 }
 
 
+# max and avg over four channels at once (C % 4 == 0): the rules of _POOLS lane by lane
+_POOLS4 = {
+    "max": ("vec4<f32>(-inf_f32())", "acc = select(acc, v, !nan(acc) & ((v > acc) | nan(v)));",
+            "acc"),
+    "avg": ("vec4<f32>()", "acc = acc + v;", "acc / f32(count)"),
+}
+
+
 def _pool_step(kind, src, dst, x_shape, out_hw, ksize, strides, pads):
     n, h, w, c = x_shape
+    if kind in _POOLS4 and c % 4 == 0:
+        c //= 4
+        init, update, result = _POOLS4[kind]
+        program = _program(f"pool:{kind}4", ["vec4<f32>"], "vec4<f32>", what=kind,
+                           init=init, update=update, result=result, nan=_NAN["vec4<f32>"])
+    else:
+        init, update, result = _POOLS[kind]
+        program = _program(f"pool:{kind}", ["f32"], "i32" if kind == "argmax" else "f32",
+                           what=kind, init=init, update=update, result=result, nan="")
     total = n * out_hw[0] * out_hw[1] * c
-    init, update, result = _POOLS[kind]
-    program = _program(f"pool:{kind}", ["f32"], "i32" if kind == "argmax" else "f32",
-                       what=kind, init=init, update=update, result=result)
     meta = [total, *out_hw, c, h, w, *ksize, *strides, pads[0], pads[2]]
     return Step(program, meta, grid_for(total), (src, dst))
 

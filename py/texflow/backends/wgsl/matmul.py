@@ -17,17 +17,23 @@ Two programs:
 Broadcast batch dims are strides (0 where an operand repeats).
 """
 
+import copy
+
 from ..base import kernel
 from ..layout import broadcast_strides, collapse
 from . import epilogue as epilogues
 from .movement import transpose_step
-from .program import (STORAGE, Builder, Program, Step, dot_strides, header, render, size_of,
-                      unravel)
+from .program import (GLOBAL_INDEX, STORAGE, Builder, Program, Step, dot_strides,
+                      global_index, grid_for, header, render, size_of, unravel)
 
 _programs = {}
 GENERAL_TILE = 64            # output tile of a general-kernel workgroup (16x16 x 4x4)
 TRANSPOSE_WORTH = 1 << 18    # M*N*K from which a transposing copy pays off
 MAX_BATCH = 65535            # matrices per launch (the z grid dimension)
+# Split-K (fast kernel on CPU adapters): chunks while a product has fewer workgroups
+# than this, each chunk at least SPLIT_MIN_K4 vec4s of k
+SPLIT_GROUPS = 16
+SPLIT_MIN_K4 = 64
 
 
 def _convert(expr, storage, t, width=""):
@@ -48,18 +54,22 @@ def _batch(out_batch, a_batch_shape, b_batch_shape, a_size, b_size):
     return dims, a_st, b_st, count
 
 
-def _batch_code(rank, at):
+def _batch_code(rank, at, z="i32(wid.z)"):
     """WGSL for `a_base`/`b_base` given batch dims at params[at:], strides after."""
-    return ("\n  ".join(unravel(rank, "i32(wid.z)", at, "bt")),
+    return ("\n  ".join(unravel(rank, z, at, "bt")),
             dot_strides(rank, at + rank, "bt"), dot_strides(rank, at + 2 * rank, "bt"))
 
 
 # -- the fast kernel ---------------------------------------------------------------
 
-def _fast_program(a_type, b_type, t, rank, block, epilogue):
-    key = ("matmul", a_type, b_type, t, rank, block, epilogue and epilogue.key)
+def _fast_program(a_type, b_type, t, rank, block, epilogue, split=False):
+    key = ("matmul", a_type, b_type, t, rank, block, epilogue and epilogue.key, split)
     if key not in _programs:
-        make = _tiled_source if block is None else _fast_source
+        if block is None:
+            make = _tiled_source
+        else:
+            def make(*args):
+                return _fast_source(*args, split=split)
         _programs[key] = Program(key, 2 + _count(epilogue), 1,
                                  lambda: make(a_type, b_type, t, rank, block, epilogue))
     return _programs[key]
@@ -77,9 +87,15 @@ def _header(in_types, out_type, t, epilogue, at):
     return header(in_types + extra, [out_type], "\n" + epilogues.source(epilogue, at, t))
 
 
-def _fast_source(a_type, b_type, t, rank, block, epilogue):
+def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False):
     r, cv, wx, wy = block
-    batch, a_off, b_off = _batch_code(rank, 3)
+    if split:  # params[3:5]: k per chunk (vec4s) and the number of batches
+        chunk = ("let s = i32(wid.z) / params[4]; let bz = i32(wid.z) % params[4];\n  "
+                 "let k0 = s * params[3]; let k1 = min(K4, k0 + params[3]);")
+    else:
+        chunk = "let bz = i32(wid.z); let k0 = 0; let k1 = K4;"
+    at = 5 if split else 3
+    batch, a_off, b_off = _batch_code(rank, at, "bz")
     setup = [f"let ra{i} = a_base + min(r0 + {i}, M - 1) * K4;" for i in range(r)]
     setup += [f"let cb{c} = b_base + min(c0 + {c}, N4 - 1);" for c in range(cv)]
     setup += [f"var acc{i}_{c} = vec4<{t}>();" for i in range(r) for c in range(cv)]
@@ -92,9 +108,10 @@ def _fast_source(a_type, b_type, t, rank, block, epilogue):
     store = [f"if (r0 + {i} < M && c0 + {c} < N4) {{ let o{i}_{c} = c_base + (r0 + {i}) * N4 "
              f"+ c0 + {c}; out0[o{i}_{c}] = epilogue4(acc{i}_{c}, o{i}_{c}); }}"
              for i in range(r) for c in range(cv)]
-    at = 3 + 3 * rank
+    at += 3 * rank
     return _header([f"vec4<{a_type}>", f"vec4<{b_type}>"], f"vec4<{t}>", t, epilogue, at) + render(
-        "matmul.wgsl", R=r, CV=cv, WX=wx, WY=wy, batch=batch, a_off=a_off, b_off=b_off,
+        "matmul.wgsl", R=r, CV=cv, WX=wx, WY=wy, chunk=chunk, batch=batch, a_off=a_off,
+        b_off=b_off,
         setup="\n  ".join(setup), body="\n    ".join(body), store="\n  ".join(store))
 
 
@@ -127,6 +144,7 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
     dims, a_st, b_st, count = _batch(out_batch, a.shape[:-2], b.shape[:-2], m * k // 4,
                                      k * n4)
     block = be.MATMUL_BLOCK
+    t = STORAGE[out_dtype]
     if block is None:  # the workgroup-memory tiled kernel: 64x64 tiles
         groups = (-(-n4 // 16), -(-m // 64), count)
     else:
@@ -135,10 +153,56 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
         cv = min(cv, _pow2_at_least(-(-n4 // wx)))
         block = (r, cv, wx, wy)
         groups = (-(-n4 // (wx * cv)), -(-m // (wy * r)), count)
-    t = STORAGE[out_dtype]
+        chunks, kc4 = split_k(groups[0] * groups[1] * count, k // 4)
+        if chunks > 1:
+            _split_steps(builder, refs, a, b, (m, n4, k // 4, dims, a_st, b_st, count), t,
+                         block, (groups[0], groups[1], chunks * count), chunks, kc4, out_ref,
+                         epilogue)
+            return
     program = _fast_program(STORAGE[a.dtype], STORAGE[b.dtype], t, len(dims), block, epilogue)
     meta = [m, n4, k // 4, *dims, *a_st, *b_st] + _meta(epilogue)
     builder.add(Step(program, meta, groups, (refs[0], refs[1], *_refs(epilogue), out_ref)))
+
+
+def split_k(groups, k4):
+    """(chunks, vec4s of k per chunk) for a product of `groups` workgroups over `k4`
+    vec4s of k: chunks are added while there are fewer than SPLIT_GROUPS workgroups
+    and each keeps at least SPLIT_MIN_K4 (a product of one workgroup would run on one
+    CPU core, or one GPU multiprocessor)."""
+    chunks = min(SPLIT_GROUPS // max(groups, 1), k4 // SPLIT_MIN_K4)
+    if chunks < 2:
+        return 1, k4
+    kc4 = -(-k4 // chunks)
+    return -(-k4 // kc4), kc4
+
+
+def _split_steps(builder, refs, a, b, sizes, t, block, groups, chunks, kc4, out_ref,
+                 epilogue):
+    """Split-K: partial products [chunks, batch, M, N] (the fast program summing one chunk
+    of k per workgroup z), then sum_parts.wgsl adding them through the epilogue."""
+    m, n4, k4, dims, a_st, b_st, count = sizes
+    total = count * m * n4
+    parts = builder.temp(16 * total * chunks)
+    program = _fast_program(STORAGE[a.dtype], STORAGE[b.dtype], t, len(dims), block, None,
+                            split=True)
+    builder.add(Step(program, [m, n4, k4, kc4, count, *dims, *a_st, *b_st], groups,
+                     (refs[0], refs[1], parts)))
+    if epilogue is not None:  # its arrays bound after the one input of sum_parts
+        epilogue = copy.copy(epilogue)
+        epilogue.first = 1
+    builder.add(Step(sum_parts_program(t, epilogue), [total, chunks] + _meta(epilogue),
+                     grid_for(total), (parts, *_refs(epilogue), out_ref)))
+
+
+def sum_parts_program(t, epilogue=None):
+    """sum_parts.wgsl over vec4s of `t`, storing through `epilogue` (params[2:])."""
+    key = ("sum_parts", t, epilogue and epilogue.key)
+    if key not in _programs:
+        types = [f"vec4<{t}>"] + ([] if epilogue is None else epilogue.types)
+        _programs[key] = Program(key, len(types), 1, lambda: header(
+            types, [f"vec4<{t}>"], "\n" + epilogues.source(epilogue, 2, t)) + render(
+                "sum_parts.wgsl", builtins=GLOBAL_INDEX, index=global_index()))
+    return _programs[key]
 
 
 def _meta(epilogue):
