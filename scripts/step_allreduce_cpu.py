@@ -68,13 +68,26 @@ def _cpu_ms(pid):
     return (int(fields[11]) + int(fields[12])) * 1e3 / os.sysconf("SC_CLK_TCK")
 
 
+# The coordinator runs the tree's code too (a multiprocessing child would import this
+# checkout's texflow whatever PYTHONPATH says).
+_COORDINATOR = """
+import logging, time
+from texflow.coordinator import CoordinatorThread
+logging.basicConfig(level=logging.WARNING)
+c = CoordinatorThread(num_workers=2, port=0).start()
+print(c.url, c.token, flush=True)
+time.sleep(3600)
+"""
+
+
 def measure(py, n):
-    from texflow.bench.collective import CoordinatorProcess
     env = dict(os.environ, PYTHONPATH=str(py), OPENBLAS_NUM_THREADS="1",
                PYTHONUNBUFFERED="1")
-    coordinator = CoordinatorProcess(num_workers=2)
+    coordinator = subprocess.Popen([sys.executable, "-c", _COORDINATOR], env=env, text=True,
+                                   stdout=subprocess.PIPE)
+    url, token = coordinator.stdout.readline().split()
     procs = [subprocess.Popen([sys.executable, "-m", "texflow.cli", "worker", "--coordinator",
-                               coordinator.url, "--token", coordinator.token, "--task-id",
+                               url, "--token", token, "--task-id",
                                str(i), __file__, "--", "job", str(n)], env=env, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
              for i in range(2)]
@@ -83,9 +96,9 @@ def measure(py, n):
         for line in procs[0].stdout:  # the coordinator's CPU between rank 0's START and END
             lines.append(line)
             if line.startswith("START"):
-                c0 = _cpu_ms(coordinator.process.pid)
+                c0 = _cpu_ms(coordinator.pid)
             elif line.startswith("END"):
-                c1 = _cpu_ms(coordinator.process.pid)
+                c1 = _cpu_ms(coordinator.pid)
                 break
         lines += procs[0].stdout.readlines()
         others = procs[1].communicate(timeout=300)[0].splitlines()
@@ -97,7 +110,8 @@ def measure(py, n):
     finally:
         for p in procs:
             p.kill()
-        coordinator.stop()
+        coordinator.kill()
+        coordinator.wait(30)
 
 
 def main():

@@ -96,6 +96,35 @@ def test_server_counts_fast_frames_and_unmasks_random_keys():
     assert [n for _, n in seen] == [1, 2, 3, 4, 5, 5]
 
 
+def test_a_message_kept_by_its_reader_is_never_overwritten():
+    """allreduce.Collective keeps a contribution's first chunks as they arrived (views of
+    these buffers) until the next sender's reach them: a buffer still referred to must not
+    be reused for later frames, while the others are."""
+    sent, kept = [os.urandom(70_000 - i) for i in range(16)], []
+
+    async def handler(ws):
+        async for message in ws:
+            if len(kept) % 3 != 2:  # keep two of every three, drop the third
+                kept.append(message)
+            else:
+                kept.append(None)
+
+    async def main():
+        async with serve(handler, "127.0.0.1", 0, compression=None,
+                         create_connection=fastframes.FastServerConnection) as server:
+            port = server.sockets[0].getsockname()[1]
+            async with connect(f"ws://127.0.0.1:{port}", compression=None) as ws:
+                for message in sent:
+                    await ws.send(message)
+                while len(kept) < len(sent):
+                    await asyncio.sleep(0.01)
+            return list(server.connections)
+
+    _run(main())
+    assert all(isinstance(k, memoryview) for k in kept if k is not None)  # the fast path
+    assert [bytes(k) == m for k, m in zip(kept, sent) if k is not None] == [True] * 11
+
+
 def test_a_frame_over_the_limit_closes_with_1009():
     async def main():
         async with serve(_echo, "127.0.0.1", 0, compression=None, max_size=1000,

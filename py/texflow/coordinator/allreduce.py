@@ -6,15 +6,21 @@ the shard processes and the tests drive it the same way:
     coll.contribute(rank, header)   # raises Refused naming the tensor and why
     for (head, data), ranks in coll.take_results(): send head + data to those ranks
 
-Reductions accumulate chunk by chunk as they arrive: the bytes below the
-furthest any sender has reached are initialised, so a chunk is added there and
-copied beyond it. Results stream out as soon as every member has sent a prefix
-(at least 64 KiB of it, or the end). A refused contribution never reaches
-anyone: if some of its chunks were already added, everyone's contribution is
-dropped and the others are asked to send again (`restarts`); results already
-sent for the dropped attempt are discarded by the workers.
+Reductions accumulate chunk by chunk as they arrive. Beyond the furthest any
+other sender has reached, a chunk is held as it arrived (up to HOLD messages; then
+copied into the accumulator), and the next sender's chunk is reduced with it
+straight into the accumulator: one pass over the bytes fewer than copying the
+first arrival. So a contribution's data must not change after `contribute`
+returns: the server's messages are `bytes`, or views of fastframes' receive
+buffers, which it reuses only when nothing refers to them. Results stream out as
+soon as every member has sent a prefix (at least 64 KiB of it, or the end). A
+refused contribution never reaches anyone: if some of its chunks were already
+added, everyone's contribution is dropped and the others are asked to send again
+(`restarts`); results already sent for the dropped attempt are discarded by the
+workers.
 """
 
+import collections
 import threading
 
 import numpy as np
@@ -23,6 +29,7 @@ from . import wire
 
 RESULT_STEP = 64 << 10      # send results once this much of the prefix is ready
 RESULT_CHUNK = 1 << 20      # and at most this much per message
+HOLD = 4                    # messages held per collective (see Collective)
 
 
 class _Buffers:
@@ -111,6 +118,7 @@ class Collective:
         """Gives the accumulator back for reuse (the collective is gone)."""
         _buffers.give(self.acc)
         self.acc = None
+        self.held = collections.deque()
 
     def _reset(self):
         if getattr(self, "acc", None) is not None:
@@ -121,6 +129,7 @@ class Collective:
         self.tables = {}            # rank -> Layout (all_gather and broadcast)
         self.parts = {}             # rank -> bytearray (all_gather) / root payload (broadcast)
         self.acc = None
+        self.held = collections.deque()  # (payload offset, message data) not yet reduced
         self.sent = None
         self.done = False
 
@@ -230,12 +239,14 @@ class Collective:
             if start + len(data) > table.hi:
                 raise Refused(f"data runs to byte {start + len(data)}, past the payload's "
                               f"{table.hi}")
+            _whole_elements(start + len(data), table)
             self._check_finite(table, start, data)
             self.parts[rank][start:start + len(data)] = data
         elif self.op == wire.BROADCAST and rank == self.root:
             if start + len(data) > self.layout.hi:
                 raise Refused(f"data runs to byte {start + len(data)}, past the payload's "
                               f"{self.layout.hi}")
+            _whole_elements(start + len(data), self.layout)
             self._check_finite(self.layout, start, data)
             self.parts[rank][start:start + len(data)] = data
         elif self.op in (wire.BROADCAST, wire.BARRIER):
@@ -251,32 +262,60 @@ class Collective:
         end = start + len(data)
         if end > layout.hi:
             raise Refused(f"data runs to byte {end}, past the slice's end {layout.hi}")
+        _whole_elements(end, layout)
         self._check_finite(layout, start, data)
-        frontier = max(self.progress.values())  # bytes below it are initialised
-        lo = layout.lo
-        op = self.op
-        for run_start, run_end, dtype in layout.runs:
-            a, b = max(start, run_start), min(end, run_end)
-            if a >= b:
+        # Below the frontier every byte is in the accumulator or held; the held ones (only
+        # one sender has reached them) lie above every other sender's progress, in order,
+        # so a sender meets them from the front.
+        frontier = max(self.progress.values())
+        split = min(max(frontier, start), end)
+        held, pos = self.held, start
+        while pos < split and held and held[0][0] < split:
+            at, view = held[0]
+            if at > pos:  # reached by others: in the accumulator
+                self._apply(pos, at, data, start)
+                pos = at
+            stop = min(at + len(view), split)
+            self._apply(pos, stop, data, start, view, at)
+            if stop == at + len(view):
+                held.popleft()
+            else:
+                held[0] = (stop, view[stop - at:])
+            pos = stop
+        if pos < split:
+            self._apply(pos, split, data, start)
+        if split < end:
+            if len(held) < HOLD:
+                held.append((split, data[split - start:]))
+            else:
+                self._apply(split, end, data, start, copy=True)
+
+    def _apply(self, a, b, data, start, other=None, other_at=0, copy=False):
+        """Bytes [a, b) of the accumulator from `data` (payload byte `start` on): copied,
+        reduced into it, or (`other`: a held message from `other_at` on) the reduction of
+        both."""
+        lo = self.layout.lo
+        for run_start, run_end, dtype in self.layout.runs:
+            x, y = max(a, run_start), min(b, run_end)
+            if x >= y:
                 continue
-            size = np.dtype(dtype).itemsize
-            src = np.frombuffer(data, dtype, (b - a) // size, a - start)
-            dst = self.acc[a - lo:b - lo].view(dtype)
-            split = min(max(frontier, a), b)
-            k = (split - a) // size
-            if k:
-                if op == wire.MAX:
-                    np.maximum(dst[:k], src[:k], out=dst[:k])
-                elif op == wire.MIN:
-                    np.minimum(dst[:k], src[:k], out=dst[:k])
-                else:
-                    # Finite values whose sum overflows give infinity, as TensorFlow's
-                    # all-reduce does: the refusal of non-finite values is the
-                    # contributions' rule (each is checked above), not the results'.
-                    with np.errstate(over="ignore"):
-                        np.add(dst[:k], src[:k], out=dst[:k])
-            if k < len(src):
-                dst[k:] = src[k:]
+            count = (y - x) // np.dtype(dtype).itemsize
+            src = np.frombuffer(data, dtype, count, x - start)
+            dst = self.acc[x - lo:y - lo].view(dtype)
+            if copy:
+                dst[:] = src
+                continue
+            first = dst if other is None else np.frombuffer(other, dtype, count, x - other_at)
+            if self.op == wire.MAX:
+                np.maximum(first, src, out=dst)
+            elif self.op == wire.MIN:
+                np.minimum(first, src, out=dst)
+            else:
+                # Finite values whose sum overflows give infinity, as TensorFlow's
+                # all-reduce does: the refusal of non-finite values is the
+                # contributions' rule (each is checked above), not the results'.
+                with np.errstate(over="ignore"):
+                    np.add(first, src, out=dst)
 
     def _check_finite(self, layout, start, data):
         if self.allow_nonfinite:
@@ -361,6 +400,9 @@ class Collective:
     def _reduction_results(self):
         layout = self.layout
         ready = min(self.progress.values())
+        while self.held and self.held[0][0] < ready:  # one member: nothing to add to them
+            at, view = self.held.popleft()
+            self._apply(at, at + len(view), view, at, copy=True)
         if layout.hi == layout.lo:  # nothing to reduce (no tensors, or empty ones)
             self.done = True
             return [(self._result(layout.lo, layout.total, b""), self.members)]
@@ -415,6 +457,15 @@ class Collective:
             out.append((self._result(start, result.total, bytes(payload[start:end]),
                                      table if i == 0 else b""), self.members))
         return out
+
+
+def _whole_elements(end, layout):
+    """Messages end at multiples of 8 bytes (element boundaries: wire.py) or at the payload's
+    end, so every check and reduction sees whole elements (one cut inside an element would
+    split a NaN between two finite checks)."""
+    if end % 8 and end != layout.total:
+        raise Refused(f"data ends at byte {end}, inside an element: messages end at multiples "
+                      f"of 8 bytes or at the payload's end ({layout.total})")
 
 
 def _agree(layout, first, first_dim):

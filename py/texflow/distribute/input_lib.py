@@ -1,21 +1,32 @@
 """Distributed input: a dataset batched with the global batch size, cut for the replicas.
 
-As TensorFlow does it: every global batch of B examples is cut into one piece per
-replica in sync, as even as can be (the first `B % R` pieces one row larger), and the
-dataset's auto-shard policy decides which pieces this worker takes:
+As TensorFlow 2.21's MultiWorkerMirroredStrategy does it: every global batch of B
+examples is cut into one piece per replica in sync, as even as can be (the first `B % R`
+pieces one row larger), and the dataset's auto-shard policy decides what this worker
+reads and which pieces it takes:
 
-- DATA, AUTO (texflow's datasets are read on every worker, so AUTO means DATA;
-  TensorFlow's AUTO shards a dataset read from files by file, others by DATA), FILE (which
-  falls back to DATA with a warning; TensorFlow 2.21 shards a dataset read from files by
-  its files and raises NotFoundError "Found an unshardable source dataset" for others)
-  and HINT: worker w takes its own pieces of every global batch, so the workers together
-  see exactly the batches one process would, in the same order.
+- FILE and AUTO on a dataset read from files (TFRecord, text line, fixed-length and CSV
+  readers, or file names such as `list_files` opened by interleave/flat_map with one):
+  worker i of N reads the files i, i + N, ... (`data/auto_shard.py`: the shard goes right
+  after the names' source, before any shuffle of them; fewer files than workers raises
+  InvalidArgumentError when read) and takes every piece of its own batches, one per step,
+  as OFF does. Its number of pieces may differ from the others', so before each the
+  workers say whether they have one (AgreedSteps: one all-reduce of a flag), and one
+  without gets empty batches until all are done, as TensorFlow's do (Keras's step runs
+  an empty batch with zero gradients).
+- DATA, and AUTO on a dataset not read from files: worker w takes its own pieces of every
+  global batch, so the workers together see exactly the batches one process would, in the
+  same order. FILE on such a dataset falls back to this with a warning (TensorFlow raises
+  NotFoundError "Found an unshardable source dataset"). HINT is taken as DATA.
 - OFF: no sharding; each worker goes through its whole dataset, its pieces one after
   another (a worker's epoch has as many steps as its batches have pieces), the sizes of
-  an uneven cut starting with its own piece's, as TensorFlow's rebatching does.
+  a cut starting with its own piece's, as TensorFlow's rebatching does; a short last
+  batch gives a full batch's pieces in turn until its rows run out.
 
 What these give was checked against TensorFlow 2.21's MultiWorkerMirroredStrategy with
-two processes (range(8).batch(4) and range(10).batch(5) under DATA, AUTO and OFF).
+two processes (range(8).batch(4) and range(10).batch(5) under DATA, AUTO and OFF; three
+TFRecord files under each policy, with list_files, interleave, shuffles and one file:
+tests/data/distribute/file_shards.json).
 
 A dataset whose elements are not batched (scalar leaves) is sharded element by element.
 """
@@ -25,7 +36,8 @@ import warnings
 import numpy as np
 
 from ..data import structure
-from ..data.dataset import Dataset, Failure
+from ..data.auto_shard import shard_by_files
+from ..data.dataset import UNKNOWN, Dataset, Failure
 from ..data.options import AutoShardPolicy
 from ..engine import trace
 from ..engine.ndarray import NDArray
@@ -60,16 +72,25 @@ def _cut(leaf, start, stop):
     return leaf[start:stop]
 
 
-def split_batch(element, parts, rotate=0):
+def split_batch(element, parts, rotate=0, full=None):
     """`element` (a nested batch) cut along its first axis into `parts` pieces; `rotate`
     starts the piece sizes at that piece's (TensorFlow's rebatch for worker w without
-    sharding gives its own size first)."""
+    sharding gives its own size first). With `full` (the pipeline's batch size), a short
+    batch is cut as TensorFlow's rebatch cuts it: the pieces of a full batch, in turn,
+    until its rows run out (so there may be fewer pieces)."""
     n = _rows(element)
     if n is None:
         raise ValueError("a batch to split over replicas must have a batch axis; received "
                          "an element of scalars")
-    sizes = split_sizes(n, parts)
+    sizes = split_sizes(full if full and n < full else n, parts)
     sizes = sizes[rotate:] + sizes[:rotate]
+    if full and n < full:
+        left, short = n, []
+        for size in sizes:
+            if left:
+                short.append(min(size, left))
+                left -= short[-1]
+        sizes = short
     out, start = [], 0
     for size in sizes:
         out.append(structure.map_structure(
@@ -78,21 +99,37 @@ def split_batch(element, parts, rotate=0):
     return out
 
 
-def shard_policy(dataset):
-    """The dataset's auto-shard policy, FILE and AUTO resolved as described above."""
+def _policy(dataset):
     try:
-        policy = dataset.options().experimental_distribute.auto_shard_policy
+        return AutoShardPolicy(dataset.options().experimental_distribute.auto_shard_policy)
     except AttributeError:
         return AutoShardPolicy.DATA
-    policy = AutoShardPolicy(policy)
+
+
+def shard_policy(dataset):
+    """The policy for `dataset` when it is not sharded by its files: AUTO is DATA, and
+    FILE falls back to DATA with a warning (TensorFlow raises NotFoundError)."""
+    policy = _policy(dataset)
     if policy == AutoShardPolicy.FILE:
-        warnings.warn("auto_shard_policy FILE: texflow does not shard by files (every "
-                      "worker reads the files itself), so it falls back to sharding by data "
-                      "(AutoShardPolicy.DATA: the workers see the batches one process would); "
-                      "TensorFlow 2.21 shards a dataset read from files by its files and "
-                      "raises NotFoundError for one that is not. Set auto_shard_policy to "
-                      "DATA or OFF to silence this", stacklevel=4)
+        warnings.warn("auto_shard_policy FILE on a dataset that is not read from files "
+                      "(no TFRecordDataset, TextLineDataset, FixedLengthRecordDataset or "
+                      "CsvDataset, nor a list_files interleaved into one): texflow falls "
+                      "back to sharding by data (AutoShardPolicy.DATA: the workers see the "
+                      "batches one process would), where TensorFlow 2.21 raises NotFoundError "
+                      "\"Found an unshardable source dataset\". Set auto_shard_policy to DATA "
+                      "or OFF to silence this", stacklevel=4)
     return AutoShardPolicy.OFF if policy == AutoShardPolicy.OFF else AutoShardPolicy.DATA
+
+
+def last_batch(dataset):
+    """The pipeline's last `batch` stage (TensorFlow's rebatch cuts by its size), or None
+    when there is none, or an unbatch or rebatch follows it."""
+    from ..data.batching import Batch, Rebatch, Unbatch
+    while not isinstance(dataset, Batch):
+        if isinstance(dataset, (Unbatch, Rebatch)) or len(dataset._inputs) != 1:
+            return None
+        dataset = dataset._inputs[0]
+    return dataset
 
 
 class WorkerShard(Dataset):
@@ -103,6 +140,8 @@ class WorkerShard(Dataset):
         self._inputs = (inp,)
         self.num_pieces, self.pieces = num_pieces, tuple(pieces)
         self.element_wise_shard, self.rotate = element_wise_shard, rotate
+        self._batch = None if element_wise_shard else last_batch(inp)
+        self.full = None if self._batch is None else self._batch.size
 
     def _gen(self, ctx):
         i = 0
@@ -116,15 +155,40 @@ class WorkerShard(Dataset):
                     yield e
                 i += 1
                 continue
+            if not self.element_wise_shard:  # every piece: a short batch may have fewer
+                yield from split_batch(e, self.num_pieces, self.rotate, self.full)
+                continue
             cut = split_batch(e, self.num_pieces, self.rotate)
             for p in self.pieces:
                 yield cut[p]
 
     def _cardinality(self):
         n = self.inp._cardinality()
-        if n < 0:
+        if n < 0 or len(self.pieces) == 1:
             return n
-        return n * len(self.pieces) if len(self.pieces) > 1 else n
+        rows = -1 if self._batch is None or self._batch.drop else \
+            self._batch.inp._cardinality()
+        if self.full is None or rows < 0 or rows % self.full == 0:
+            return n * len(self.pieces)
+        from ..data.transforms import Map, Prefetch, WithOptions
+        stage = self.inp
+        while stage is not self._batch:  # one short batch, last, only through these
+            if not isinstance(stage, (Map, Prefetch, WithOptions)):
+                return UNKNOWN
+            stage = stage.inp
+        short = split_batch(np.zeros(rows % self.full), self.num_pieces, self.rotate,
+                            self.full)  # the short last batch's pieces
+        return (n - 1) * len(self.pieces) + len(short)
+
+
+def file_sharded(strategy, dataset):
+    """This worker's files of `dataset` (FILE and AUTO policies) as a new pipeline, or None
+    when it is not sharded by files (another policy, one worker, or no file source)."""
+    ext = strategy.extended
+    if ext.worker_count == 1 or _policy(dataset) not in (AutoShardPolicy.AUTO,
+                                                         AutoShardPolicy.FILE):
+        return None
+    return shard_by_files(dataset, ext.worker_count, ext.worker_index)
 
 
 def worker_dataset(strategy, dataset):
@@ -133,20 +197,59 @@ def worker_dataset(strategy, dataset):
     if ext.worker_count == 1:
         return dataset
     local = len(ext.devices)
-    if shard_policy(dataset) == AutoShardPolicy.OFF:
-        # No sharding: all the pieces of every batch, this worker's replicas taking turns.
-        return WorkerShard(dataset, ext.worker_count * local,
-                           range(ext.worker_count * local), False, ext.worker_index * local)
+    mine = file_sharded(strategy, dataset)
+    if mine is not None or shard_policy(dataset) == AutoShardPolicy.OFF:
+        # Its own files, or all the data (OFF): every piece of every batch, this worker's
+        # replicas taking turns, the cut's sizes starting with its own piece's.
+        shard = WorkerShard(dataset if mine is None else mine, ext.worker_count * local,
+                            range(ext.worker_count * local), False, ext.worker_index * local)
+        return shard if mine is None else AgreedSteps(shard, ext, dataset)
     first = ext.worker_index * local
     return WorkerShard(dataset, ext.worker_count * local, range(first, first + local), True)
 
 
+class AgreedSteps(Dataset):
+    """A worker's pieces of its own files, as many as every other worker's: before each
+    piece the workers say whether they have one (one all-reduce of a flag, as TensorFlow's
+    do), and while any has, one without gets an empty batch (`whole`, the dataset before
+    sharding, gives the structure to one that never had data). Keras's step runs an empty
+    batch as a replica without data."""
+
+    def __init__(self, inp, ext, whole):
+        self.inp, self._inputs, self._ext, self._whole = inp, (inp,), ext, whole
+
+    def _gen(self, ctx):
+        template, pieces = None, self.inp._gen(ctx)
+        while True:
+            e = next(pieces, _END)
+            if type(e) is Failure:  # an error in place of a piece: the others wait on it
+                yield e
+                continue
+            (having,) = self._ext._cross_worker([np.array([e is not _END], np.int64)])
+            if e is not _END:
+                template = e
+                yield e
+            elif not int(np.sum(having)):
+                return
+            else:
+                if template is None:
+                    for template in self._whole.as_numpy_iterator():
+                        break
+                yield structure.map_structure(_empty, template)
+
+
 def _to_replica(strategy, element, replica):
-    """`element`'s leaves as texflow arrays on the replica's device."""
+    """`element`'s leaves as texflow arrays on the replica's device (strings stay numpy
+    arrays of bytes, as a Dataset's iterator gives them)."""
     from ..keras.layers.base import as_tensor
+
+    def place(x):
+        if isinstance(x, NDArray):
+            return x
+        x = np.asarray(x)
+        return x if x.dtype == object else as_tensor(x)
     with strategy.extended._replica(replica):
-        return structure.map_structure(
-            lambda x: x if isinstance(x, NDArray) else as_tensor(np.asarray(x)), element)
+        return structure.map_structure(place, element)
 
 
 class DistributedDataset:
@@ -252,11 +355,11 @@ class DistributedIterator:
         for r in range(self._local):
             element = next(self._elements, _END)
             if element is _END:
-                if got:
-                    break
-                raise StopIteration
-            got.append(_to_replica(self._strategy, element, r))
-        return got
+                break
+            got.append(element)
+        if not got:
+            raise StopIteration
+        return [_to_replica(self._strategy, e, r) for r, e in enumerate(got)]
 
     def get_next(self):
         from ..errors import OutOfRangeError
@@ -271,6 +374,14 @@ class DistributedIterator:
 
 
 _END = object()
+
+
+def _empty(leaf):
+    """No rows of `leaf`'s kind (a leaf of an unbatched element: a vector of none)."""
+    if leaf is None:
+        return None
+    leaf = np.asarray(leaf)
+    return leaf[:0] if leaf.ndim else np.empty((0,), leaf.dtype)
 
 
 def _per_replica(values):
