@@ -85,11 +85,17 @@ def max_pool_grad(x, dy, ksize, strides=None, padding="VALID"):
     strides = _pair(strides) if strides is not None else ksize
     (top, _), (left, _) = _pads(padding, x.shape[1:3], ksize, strides, (1, 1))
     dx = np.zeros(x.shape, F64)
-    for i, j, patch, _, _ in _windows(x, ksize, strides, (1, 1), padding, -np.inf):
+    for i, j, patch, valid, _ in _windows(x, ksize, strides, (1, 1), padding, -np.inf):
+        if not valid.any():
+            continue  # a window wholly in the padding has nowhere to send its gradient
         for b in range(x.shape[0]):
             for c in range(x.shape[3]):
-                # numpy's argmax: the first maximum, or the first NaN
-                y, z = divmod(int(np.argmax(patch[b, :, :, c])), ksize[1])
+                # numpy's argmax: the first maximum, or the first NaN; a window of -inf only
+                # sends its gradient to its first in-image tap, as TensorFlow's MaxPoolGrad
+                k = int(np.argmax(patch[b, :, :, c]))
+                if patch[b, :, :, c].flat[k] == -np.inf:
+                    k = int(np.argmax(valid))
+                y, z = divmod(k, ksize[1])
                 dx[b, i * strides[0] + y - top, j * strides[1] + z - left, c] += dy[b, i, j, c]
     return dx.astype(F32)
 

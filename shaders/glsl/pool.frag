@@ -11,8 +11,8 @@ vec4 pool_max(vec4 a, vec4 b) {
 }
 
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each
-// window's first maximum, padding being lower than any value): reductions over the
-// window's image positions only. Input 0 is x (the image); the output is the grid.
+// window's first maximum; the first in-image tap where all are -inf, as in TensorFlow):
+// reductions over the window's image positions only. Input 0 is x (the image); the output is the grid.
 // pool(o) is one output element, or (V = vec4, C % 4 == 0) four channels of a pixel.
 ${R} pool(int o) {
   ivec4 p = grid_index(o);

@@ -84,14 +84,18 @@ def test_pooling(op):
 @each_backend
 def test_max_pool_gradient_goes_to_each_windows_first_maximum():
     # ReLU outputs: windows of equal zeros and other ties; a NaN; sizes the windows do not
-    # divide; the non-overlapping (Keras's default) and the general kernels
+    # divide; the non-overlapping (Keras's default) and the general kernels; windows of -inf
+    # only whose tap 0 is SAME padding (top, left): TensorFlow sends their gradient to the
+    # first in-image tap
     for xs, ksize, strides, padding in POOL_CASES[:4] + [
             ((3, 9, 8, 5), 2, 2, "VALID"), ((2, 9, 9, 3), 3, 3, "VALID"),
             ((2, 8, 6, 3), (2, 3), (2, 3), "VALID"), ((2, 9, 7, 8), 2, 2, "VALID"),
-            ((1, 8, 9, 4), (2, 3), (2, 3), "SAME"), ((2, 7, 5, 8), 2, 2, "SAME")]:
+            ((1, 8, 9, 4), (2, 3), (2, 3), "SAME"), ((2, 7, 5, 8), 2, 2, "SAME"),
+            ((1, 4, 4, 4), 3, 3, "SAME"), ((1, 5, 5, 4), 3, 1, "SAME")]:
         rng = rng_for("max_pool_grad", xs, ksize, strides, padding)
         x = np.maximum(np.round(values("float32", xs, rng, specials=False), 1), 0)
         x[0, 1, 1, 0] = np.nan
+        x[-1, :2, :3, -1] = -np.inf
         grad = tf.max_pool(tf.array(x), ksize, strides, padding).shape
         dy = values("float32", tuple(grad), rng, specials=False)
         with tf.scope():

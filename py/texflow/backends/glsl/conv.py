@@ -282,7 +282,9 @@ _POOL = {  # op -> (result type, init, update, finish)
   int count = (ty.y - ty.x) * (tx.y - tx.x);
   // a window wholly in the padding averages nothing: NaN, as 0 / 0 in numpy
   return count > 0 ? acc / float(count) : ${V}(f_nan());"""),
-    "argmax": ("${I}", "  ${V} best = ${V}(-f_inf());\n  ${I} at = ${I}(0);",
+    # `at` starts at the first in-image tap, not tap 0: a window of -inf only then sends its
+    # gradient there, as TensorFlow's MaxPoolGrad does, not into the padding (lost)
+    "argmax": ("${I}", "  ${V} best = ${V}(-f_inf());\n  ${I} at = ${I}(ty.x * uWin[1] + tx.x);",
                "      take(best, at, v, ky * uWin[1] + kx);", "  return at;"),
 }
 

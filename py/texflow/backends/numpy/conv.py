@@ -148,7 +148,16 @@ def max_pool_grad(x, dy, ksize, strides, pads):
     xp = _pad(x, pads, -np.inf)
     patches = _patches(xp, ksize, strides, (1, 1))
     n, oh, ow, kh, kw, c = patches.shape
-    first = patches.reshape(n, oh, ow, kh * kw, c).argmax(axis=3)
+    flat = patches.reshape(n, oh, ow, kh * kw, c)
+    first = flat.argmax(axis=3)
+    if any(pads):
+        # a window of -inf only: its first in-image tap (as TensorFlow's MaxPoolGrad), not
+        # tap 0, which may lie in the -inf padding and lose the gradient
+        lost = np.take_along_axis(flat, first[:, :, :, None], axis=3)[:, :, :, 0] == -np.inf
+        if lost.any():
+            inside = _pad(np.ones((1, x.shape[1], x.shape[2], 1), np.float32), pads)
+            inside = _patches(inside, ksize, strides, (1, 1)).reshape(1, oh, ow, kh * kw, 1)
+            first = np.where(lost, inside.argmax(axis=3), first)
     dxp = np.zeros(xp.shape, np.float32)
     for ky in range(kh):
         for kx in range(kw):
