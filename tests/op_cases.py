@@ -115,7 +115,11 @@ MATMUL_CASES = [((1, 1), (1, 1), False, False), ((3, 5), (5, 4), False, False),
                 ((4096, 16), (4096, 32), True, False), ((16, 4096), (64, 4096), False, True),
                 ((2, 10, 4096), (4096, 8), False, False), ((2, 4096), (4096, 16), False, False),
                 ((2, 4096), (16, 4096), False, True), ((5001, 2), (5001, 3), True, False),
-                ((2, 128, 32), (128, 64), True, False)]
+                ((2, 128, 32), (128, 64), True, False),
+                # the MLP's logits (N = 10) and their gradients (K = 10), batch 1, odd sizes
+                ((64, 128), (128, 10), False, False), ((64, 128), (64, 10), True, False),
+                ((64, 10), (128, 10), False, True), ((1, 128), (128, 10), False, False),
+                ((3, 67, 13), (13, 9), False, False)]
 
 # -- transpose: (shape, perm) -----------------------------------------------------------
 TRANSPOSE_CASES = [((), None), ((5,), None), ((3, 4), None), ((3, 4), (0, 1)),

@@ -1,15 +1,15 @@
-// C = A B: a 64x64 tile of C per workgroup, a 4x4 block per invocation, any
-// strides. Rows and columns past the edge are clamped when loading (so no
+// C = A B: a (4 WY)x(4 WX) tile of C per workgroup, a 4x4 block per invocation,
+// any strides. Rows and columns past the edge are clamped when loading (so no
 // branches in the inner loop) and skipped when storing.
-@compute @workgroup_size(16, 16)
+@compute @workgroup_size(${WX}, ${WY})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let M = params[0]; let N = params[1]; let K = params[2];
   let a_rows = params[3]; let a_cols = params[4]; let b_rows = params[5]; let b_cols = params[6];
   ${batch}
   let a_base = ${a_off};
   let b_base = ${b_off};
-  let m0 = (i32(wid.y) * 16 + i32(lid.y)) * 4;
-  let n0 = (i32(wid.x) * 16 + i32(lid.x)) * 4;
+  let m0 = (i32(wid.y) * ${WY} + i32(lid.y)) * 4;
+  let n0 = (i32(wid.x) * ${WX} + i32(lid.x)) * 4;
   var acc: array<vec4<${T}>, 4>;
   for (var k = 0; k < K; k = k + 1) {
     var bv: vec4<${T}>;

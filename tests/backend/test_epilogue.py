@@ -30,6 +30,10 @@ def _cases():
          lambda x, w, b: relu(x @ w + b), [(16, 256), (256, 64), (64,)]),  # GLSL: blocked
         ("dense_odd_n", lambda x, w, b: tf.matmul(x, w) + b,
          lambda x, w, b: x @ w + b, [(5, 12), (12, 10), (10,)]),
+        ("logits", lambda x, w, b: tf.nn.relu(tf.matmul(x, w) + b),  # small workgroups
+         lambda x, w, b: relu(x @ w + b), [(64, 128), (128, 10), (10,)]),
+        ("logits_batch_1", lambda x, w, b: tf.matmul(x, w) - b,
+         lambda x, w, b: x @ w - b, [(1, 128), (128, 10), (10,)]),
         ("grad_mask", lambda d, w, h: tf.matmul(d, w, transpose_b=True) * tf.cast(h > 0,
                                                                                     tf.float32),
          lambda d, w, h: (d @ w.T) * (h > 0), [(64, 10), (128, 10), (64, 128)]),

@@ -12,7 +12,9 @@ Two programs:
   A transposed operand is first copied into row-major order when the product
   is big enough to repay it.
 - the general one (matmul_general.wgsl) takes any strides, so transposes and
-  odd sizes cost nothing extra: a 4x4 block per invocation, scalar loads.
+  odd sizes cost nothing extra: a 4x4 block per invocation, scalar loads, 16x16
+  invocations per workgroup, fewer for small products (N = 10 logits, K = 10
+  gradients) so that they still spread over SPLIT_GROUPS workgroups (CPU cores).
 
 Broadcast batch dims are strides (0 where an operand repeats).
 """
@@ -27,7 +29,7 @@ from .program import (GLOBAL_INDEX, STORAGE, Builder, Program, Step, dot_strides
                       global_index, grid_for, header, render, size_of, unravel)
 
 _programs = {}
-GENERAL_TILE = 64            # output tile of a general-kernel workgroup (16x16 x 4x4)
+GENERAL_WG = 16              # general kernel: at most 16x16 invocations of 4x4 blocks
 TRANSPOSE_WORTH = 1 << 18    # M*N*K from which a transposing copy pays off
 MAX_BATCH = 65535            # matrices per launch (the z grid dimension)
 # Split-K (fast kernel on CPU adapters): chunks while a product has fewer workgroups
@@ -215,31 +217,49 @@ def _refs(epilogue):
 
 # -- the general kernel ------------------------------------------------------------
 
-def _general_program(a_type, b_type, t, rank, epilogue):
-    key = ("matmul_general", a_type, b_type, t, rank, epilogue and epilogue.key)
+def _general_program(a_type, b_type, t, rank, epilogue, wg):
+    key = ("matmul_general", a_type, b_type, t, rank, epilogue and epilogue.key, wg)
     if key not in _programs:
         _programs[key] = Program(key, 2 + _count(epilogue), 1,
-                                 lambda: _general_source(a_type, b_type, t, rank, epilogue))
+                                 lambda: _general_source(a_type, b_type, t, rank, epilogue, wg))
     return _programs[key]
 
 
-def _general_source(a_type, b_type, t, rank, epilogue):
+def general_workgroup(m, n, count, min_lanes):
+    """(x, y) invocations per workgroup of the general kernel for an [M, N] output in
+    `count` matrices: 16x16, cut to the product's size, then halved (the larger side)
+    while there are fewer than SPLIT_GROUPS workgroups and more than `min_lanes`
+    invocations per workgroup (a small product in one workgroup runs on one core)."""
+    wx = min(GENERAL_WG, _pow2_at_least(-(-n // 4)))
+    wy = min(GENERAL_WG, _pow2_at_least(-(-m // 4)))
+    while wx * wy > min_lanes and (-(-n // (4 * wx)) * -(-m // (4 * wy)) * count
+                                   < SPLIT_GROUPS):
+        if wy >= wx:
+            wy //= 2
+        else:
+            wx //= 2
+    return wx, wy
+
+
+def _general_source(a_type, b_type, t, rank, epilogue, wg):
     batch, a_off, b_off = _batch_code(rank, 7)
     return _header([a_type, b_type], t, t, epilogue, 7 + 3 * rank) + render(
-        "matmul_general.wgsl", T=t, batch=batch, a_off=a_off, b_off=b_off,
+        "matmul_general.wgsl", T=t, WX=wg[0], WY=wg[1], batch=batch, a_off=a_off, b_off=b_off,
         load_a=_convert("in0[a_base + mi * a_rows + k * a_cols]", a_type, t),
         load_b=_convert("in1[b_base + k * b_rows + ni * b_cols]", b_type, t))
 
 
-def _general_steps(builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b,
+def _general_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b,
                    out_ref, epilogue):
     a_rows, a_cols = (1, m) if transpose_a else (k, 1)
     b_rows, b_cols = (1, k) if transpose_b else (n, 1)
     dims, a_st, b_st, count = _batch(out_batch, a.shape[:-2], b.shape[:-2], m * k, k * n)
+    # CPU adapters run 4 invocations per SIMD op; GPUs want a warp's worth
+    wx, wy = general_workgroup(m, n, count, 64 if be.MATMUL_BLOCK is None else 4)
     program = _general_program(STORAGE[a.dtype], STORAGE[b.dtype], STORAGE[out_dtype],
-                               len(dims), epilogue)
+                               len(dims), epilogue, (wx, wy))
     meta = [m, n, k, a_rows, a_cols, b_rows, b_cols, *dims, *a_st, *b_st] + _meta(epilogue)
-    groups = (-(-n // GENERAL_TILE), -(-m // GENERAL_TILE), count)
+    groups = (-(-n // (4 * wx)), -(-m // (4 * wy)), count)
     builder.add(Step(program, meta, groups, (a.ref, b.ref, *_refs(epilogue), out_ref)))
 
 
@@ -266,7 +286,7 @@ def matmul_steps(be, builder, a, b, out_shape, out_dtype, transpose_a=False,
         _fast_steps(be, builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
                     transpose_b, out_ref, epilogue)
     else:
-        _general_steps(builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
+        _general_steps(be, builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
                        transpose_b, out_ref, epilogue)
 
 
