@@ -78,9 +78,11 @@ def test_tape_semantics():
                        np.exp([1.0, -1.0]), rtol=1e-5)
     unrelated = tf.Variable([5.0])
     assert tape.gradient(z, unrelated) is None
+    # a non-scalar target without output_gradients: the gradient of its sum, as TF's
+    assert np.allclose(tape.gradient(y, x).numpy(), np.exp([1.0, -1.0]), rtol=1e-5)
     try:
-        tape.gradient(y, x)
-        raise AssertionError("a non-scalar target without output_gradients must raise")
+        tape.gradient(y, x, output_gradients=tf.ones([3]))
+        raise AssertionError("output_gradients of another shape than the target must raise")
     except tf.ShapeError as e:
-        assert "[2]" in str(e)
+        assert "[3]" in str(e) and "[2]" in str(e)
     tape.release()

@@ -130,8 +130,9 @@ class GradientTape:
         """Gradients of `target` with respect to `sources` (an array, list or dict).
 
         Args:
-            target: the NDArray to differentiate; it must be a scalar unless
-                `output_gradients` gives the gradient flowing into it.
+            target: the NDArray to differentiate. Without `output_gradients`, a
+                non-scalar target is differentiated as the sum of its elements (as
+                TensorFlow does: the gradient flowing into each element is 1).
             sources: an NDArray or Variable, or a list/tuple/dict of them.
             output_gradients: an NDArray of target's shape (or None).
 
@@ -140,9 +141,6 @@ class GradientTape:
             not connected to the target, as in TensorFlow.
         """
         self._check_use(target, "gradient")
-        if output_gradients is None and target.size != 1:
-            raise ShapeError(f"gradient target has shape {list(target.shape)}: it must be a "
-                             "scalar, or pass output_gradients of that shape")
         if output_gradients is not None and tuple(output_gradients.shape) != target.shape:
             raise ShapeError(f"output_gradients has shape {list(output_gradients.shape)}, "
                              f"the target has shape {list(target.shape)}")
