@@ -6,6 +6,14 @@ import contextlib
 from texflow.distribute import collective
 
 
+def in_own_thread(fn, *args):
+    """`fn(*args)` in a thread of its own, for code that calls asyncio.run(): in the main
+    thread the shared browser's Playwright (its sync API) leaves its event loop marked
+    running while the tests run, and asyncio.run() refuses to start under it."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(fn, *args).result()
+
+
 def run_workers(coordinator, n, body, timeout=60, **connect_options):
     """Runs `body(group)` in `n` threads, each a worker; returns {rank: result}.
 

@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 
+from coord_helpers import in_own_thread
 from texflow.cli import main
 
 JOB = '''import sys
@@ -123,7 +124,8 @@ def test_a_taken_port_says_so(capsys):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert main(["coordinator", "--num-workers", "1", "--port", str(port)]) == 2
+        argv = ["coordinator", "--num-workers", "1", "--port", str(port)]
+        assert in_own_thread(main, argv) == 2
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1:{port}: " in err and "Traceback" not in err, err
 
@@ -168,11 +170,12 @@ def test_every_coordinator_flag_reaches_the_coordinator(monkeypatch, capsys, tmp
     monkeypatch.delenv("TEXFLOW_TOKEN", raising=False)
     script = tmp_path / "job.py"
     script.write_text("print('hi')\n")
-    assert main(["coordinator", "--num-workers", "3", "--host", "0.0.0.0", "--port", "9001",
-                 "--token", "t0k", "--allow-origin", "http://a.example:1", "--allow-origin",
-                 "http://b.example:2", "--checkpoint-dir", str(tmp_path), "--shards", "2",
-                 "--elastic", "--max-workers", "5", "--allow-nonfinite", "--heartbeat", "0.5",
-                 "--script", str(script), "--", "x", "--y"]) == 2
+    assert in_own_thread(main, [
+        "coordinator", "--num-workers", "3", "--host", "0.0.0.0", "--port", "9001",
+        "--token", "t0k", "--allow-origin", "http://a.example:1", "--allow-origin",
+        "http://b.example:2", "--checkpoint-dir", str(tmp_path), "--shards", "2",
+        "--elastic", "--max-workers", "5", "--allow-nonfinite", "--heartbeat", "0.5",
+        "--script", str(script), "--", "x", "--y"]) == 2
     job = made.pop("job")
     assert made == dict(num_workers=3, host="0.0.0.0", port=9001, token="t0k",
                         allow_origins=["http://a.example:1", "http://b.example:2"],
@@ -181,7 +184,7 @@ def test_every_coordinator_flag_reaches_the_coordinator(monkeypatch, capsys, tmp
     assert job.manifest()["argv"] == ["job.py", "x", "--y"] and job.script == script
     assert "cannot listen on 0.0.0.0:9001: recorded" in capsys.readouterr().err
     monkeypatch.setenv("TEXFLOW_TOKEN", "from-env")  # the token's default
-    assert main(["coordinator", "--num-workers", "1"]) == 2
+    assert in_own_thread(main, ["coordinator", "--num-workers", "1"]) == 2
     assert (made["token"], made["host"], made["port"], made["job"]) == \
         ("from-env", "127.0.0.1", 8470, None)
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import texflow as tf
-from coord_helpers import run_workers
+from coord_helpers import in_own_thread, run_workers
 from texflow.distribute import collective
 from texflow.errors import DeadlineExceededError, InvalidArgumentError
 
@@ -309,7 +309,7 @@ def test_async_forms_natively(make_coordinator):
     async def both():  # two groups on one event loop: neither call may block it
         return await asyncio.gather(worker(), worker())
 
-    for rank, total, root, rows in asyncio.run(both()):
+    for rank, total, root, rows in in_own_thread(asyncio.run, both()):
         assert total == [1.5] * 3 and root == [1, 1] and rows == [[0, 0], [1, 1]], rank
 
 
