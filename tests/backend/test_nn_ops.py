@@ -38,12 +38,19 @@ def _np(fn, *args, **kwargs):
         return fn(*args, **kwargs).numpy()
 
 
-@each_backend
-def test_conv2d():
+def _conv_cases(op):
+    """Each CONV_CASES row with its inputs x and w, drawn from a generator seeded by `op`
+    and the row (the generator comes along for further draws)."""
     for xs, ws, strides, padding, dil in CONV_CASES:
-        rng = rng_for("conv2d", xs, ws, strides, str(padding), dil)
+        rng = rng_for(op, xs, ws, strides, str(padding), dil)
         x, w = values("float32", xs, rng, specials=False), values("float32", ws, rng,
                                                                   specials=False)
+        yield rng, x, w, (xs, ws, strides, padding, dil)
+
+
+@each_backend
+def test_conv2d():
+    for _, x, w, (xs, ws, strides, padding, dil) in _conv_cases("conv2d"):
         got = _np(tf.conv2d, tf.array(x), tf.array(w), strides, padding, dil)
         scale = oracle_nn.conv2d(np.abs(x), np.abs(w), strides, padding, dil)
         _close(got, oracle_nn.conv2d(x, w, strides, padding, dil),
@@ -53,10 +60,7 @@ def test_conv2d():
 
 @each_backend
 def test_conv2d_filter_gradient():
-    for xs, ws, strides, padding, dil in CONV_CASES:
-        rng = rng_for("conv2d_backprop_filter", xs, ws, strides, str(padding), dil)
-        x, w = values("float32", xs, rng, specials=False), values("float32", ws, rng,
-                                                                  specials=False)
+    for rng, x, w, (xs, ws, strides, padding, dil) in _conv_cases("conv2d_backprop_filter"):
         dy = values("float32", oracle_nn.conv2d(x, w, strides, padding, dil).shape, rng,
                     specials=False)
         with tf.scope():
