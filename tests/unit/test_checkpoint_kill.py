@@ -60,7 +60,9 @@ def test_killed_writers_leave_the_previous_checkpoint_readable(tmp_path):
     directory = str(tmp_path)
     rng = random.Random(7)
     steps, killed_mid_write, leftovers = [], 0, set()
-    for _ in range(6):
+    # At least 6 kills, and more (up to 16) until 2 of them have cut a write short: where
+    # a kill lands is up to the machine's timing (in one full suite run only 1 of 6 did).
+    for kills in range(1, 17):
         proc = subprocess.Popen([sys.executable, "-c", WRITER, directory],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
@@ -88,6 +90,8 @@ def test_killed_writers_leave_the_previous_checkpoint_readable(tmp_path):
         if os.path.exists(fixed):
             data, _ = safetensors.load(fixed)
             assert np.all(data["values"] == int(data["step"]))
+        if kills >= 6 and killed_mid_write >= 2:
+            break
     assert steps == sorted(steps) and steps[-1] > 0, steps
     # The kills must have hit writes in progress for this test to mean anything.
-    assert killed_mid_write >= 2, f"only {killed_mid_write} of 6 kills interrupted a write"
+    assert killed_mid_write >= 2, f"only {killed_mid_write} of {kills} kills interrupted a write"
