@@ -71,6 +71,11 @@ def test_browser_and_native_workers_train_together_and_the_dashboard_shows_them(
     dashboard.wait_for_function("() => texflowDashboard.workers.length === 2 && "
                                 "texflowDashboard.workers.every("
                                 "w => w.report && w.report.step === 19)", timeout=30_000)
+    # the table is drawn from those snapshots: wait until it shows both departures too
+    dashboard.wait_for_function("() => { const rows = [...document.querySelectorAll("
+                                "'#workers tbody tr')]; return rows.length === 2 && "
+                                "rows.every(r => r.cells[3].textContent === 'left'); }",
+                                timeout=30_000)
     workers = dashboard.evaluate("() => texflowDashboard.workers")
     assert sorted(w["kind"] for w in workers) == ["browser", "native"]
     assert all(w["report"]["step"] == 19 for w in workers)
