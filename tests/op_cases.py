@@ -119,7 +119,10 @@ MATMUL_CASES = [((1, 1), (1, 1), False, False), ((3, 5), (5, 4), False, False),
                 # the MLP's logits (N = 10) and their gradients (K = 10), batch 1, odd sizes
                 ((64, 128), (128, 10), False, False), ((64, 128), (64, 10), True, False),
                 ((64, 10), (128, 10), False, True), ((1, 128), (128, 10), False, False),
-                ((3, 67, 13), (13, 9), False, False)]
+                ((3, 67, 13), (13, 9), False, False),
+                # CPU adapters' blocked kernel: both operands read transposed in place, edges
+                # clamped in rows and in each lane's interleaved columns
+                ((70, 37), (45, 70), True, True)]
 
 # -- transpose: (shape, perm) -----------------------------------------------------------
 TRANSPOSE_CASES = [((), None), ((5,), None), ((3, 4), None), ((3, 4), (0, 1)),
