@@ -148,10 +148,10 @@ def _scan(inputs, out_dtype, axis, exclusive, reverse, op, identity):
 
 
 @kernel("cumsum", "wgsl")
-def cumsum(be, inputs, out_shape, out_dtype, axis, exclusive, reverse):
-    return _scan(inputs, out_dtype, axis, exclusive, reverse, "sum", "0")
+def cumsum(k, *inputs, axis, exclusive, reverse):
+    return _scan(inputs, k.out_dtype, axis, exclusive, reverse, "sum", "0")
 
 
 @kernel("cumprod", "wgsl")
-def cumprod(be, inputs, out_shape, out_dtype, axis, exclusive, reverse):
-    return _scan(inputs, out_dtype, axis, exclusive, reverse, "prod", "1")
+def cumprod(k, *inputs, axis, exclusive, reverse):
+    return _scan(inputs, k.out_dtype, axis, exclusive, reverse, "prod", "1")
