@@ -14,7 +14,7 @@ def pool(values, k=2, s=2, padding='VALID', fn=tf.nn.max_pool2d):
     with tf.GradientTape() as t:
         t.watch(x)
         y = fn(x, k, s, padding)
-    dy = tf.reshape(tf.range(1.0, 1.0 + tf.cast(tf.size(y), tf.float32)), y.shape)
+    dy = tf.constant(np.arange(1, 1 + int(tf.size(y)), dtype=np.float32).reshape(y.shape.as_list()))
     return y, t.gradient(y, x, output_gradients=dy)
 inf, nan = np.inf, np.nan
 """
@@ -60,4 +60,23 @@ SNIPPETS = {
                                                "    y = tf.ones([3, 1]) * tf.reduce_sum(a)\n"
                                                "t.batch_jacobian(y, a)",
                                                {"match": ["Need first dimension"]}),
+    # -- max_pool over -inf and NaN (values and where the gradient goes), avg_pool ---------
+    "pool_nonfinite/all_minus_inf": _POOL + "(pool([-inf] * 8), pool([-inf] * 8, 3, 1, 'SAME'))",
+    "pool_nonfinite/nan_first": _POOL + "pool([nan, 1, 2, 3, 4, 5, 6, 7])",
+    "pool_nonfinite/nan_second_row": _POOL + "pool([1, 0, 2, 3, nan, 5, 6, 7])",
+    "pool_nonfinite/nan_last": _POOL + "(pool([1, 0, 2, 3, -1, nan, 6, 7]), "
+                                       "pool([1, nan, 2, 3, 0, 5, 6, 7]))",
+    "pool_nonfinite/all_nan": _POOL + "pool([nan] * 8)",
+    "pool_nonfinite/nan_and_minus_inf": _POOL + "(pool([nan, -inf, nan, -inf, -inf, nan, 1, 2]), "
+                                                "pool([-inf, nan, -inf, -inf, 0, 0, 0, 0]))",
+    "pool_nonfinite/ties_and_inf": _POOL + "(pool([3, 3, 1, 1, 3, 3, 1, 1]), "
+                                           "pool([inf, 3, 1, inf, 3, 3, 1, 1]))",
+    "pool_nonfinite/same": _POOL + "(pool([1, 2, 3, 4, 5, 6, 7, 8], 3, 1, 'SAME'), "
+                                   "pool([nan, 2, 3, 4, 5, 6, 7, nan], 3, 2, 'SAME'))",
+    "pool_nonfinite/avg": _POOL + "(pool([1, 2, 3, 4, 5, 6, 7, 8], 3, 1, 'SAME', "
+                                  "tf.nn.avg_pool2d), pool([-inf, 1, 2, 3, 4, 5, 6, 7], "
+                                  "fn=tf.nn.avg_pool2d), pool([nan, 1, 2, 3, 4, 5, 6, 7], 2, 2, "
+                                  "'SAME', tf.nn.avg_pool2d))",
+    "pool_nonfinite/keras_layer": "tf.keras.layers.MaxPooling2D()(tf.fill([1, 2, 2, 1], "
+                                  "-np.inf))",
 }
