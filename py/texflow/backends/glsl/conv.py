@@ -276,15 +276,15 @@ def _filter_blocked(b, x, dy, filter_shape, parts, geometry):
 # -- pooling ------------------------------------------------------------------------------
 
 _POOL = {  # op -> (result type, init, update, finish)
-    "max": ("${V}", "  ${V} acc = ${V}(-f_inf());", "      acc = pool_max(acc, v);",
-            "  return acc;"),
+    "max": ("${V}", "  ${V} acc = ${V}(-intBitsToFloat(0x7f7fffff));  // float32's lowest",
+            "      acc = pool_max(acc, v);", "  return acc;"),
     "avg": ("${V}", "  ${V} acc = ${V}(0);", "      acc += v;", """\
   int count = (ty.y - ty.x) * (tx.y - tx.x);
   // a window wholly in the padding averages nothing: NaN, as 0 / 0 in numpy
   return count > 0 ? acc / float(count) : ${V}(f_nan());"""),
-    # `at` starts at the first in-image tap, not tap 0: a window of -inf only then sends its
-    # gradient there, as TensorFlow's MaxPoolGrad does, not into the padding (lost)
-    "argmax": ("${I}", "  ${V} best = ${V}(-f_inf());\n  ${I} at = ${I}(ty.x * uWin[1] + tx.x);",
+    # `at` starts at the first in-image tap, not tap 0, which `take` then takes whatever
+    # it holds, as TensorFlow's MaxPoolGrad does (not tap 0 in the padding: lost)
+    "argmax": ("${I}", "  ${V} best = ${V}(0);\n  ${I} at = ${I}(ty.x * uWin[1] + tx.x);",
                "      take(best, at, v, ky * uWin[1] + kx);", "  return at;"),
 }
 

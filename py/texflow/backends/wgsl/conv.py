@@ -176,20 +176,23 @@ def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
 
 # -- pooling -----------------------------------------------------------------------------
 
+# TensorFlow's max_pool starts each window at float32's lowest and takes a value only
+# when greater: NaN never wins, a window of -inf and NaN only gives the lowest
+_LOWEST = "bitcast<f32>(0xff7fffffu)"
+
 _POOLS = {  # the window's fold: initial value, update from element v at index `at`, result
-    "max": ("-inf_f32()", "if (!is_nan_f32(acc) && (v > acc || is_nan_f32(v))) { acc = v; }",
-            "acc"),
+    "max": (_LOWEST, "if (!is_nan_f32(v) && v > acc) { acc = v; }", "acc"),
     "avg": ("0.0", "acc = acc + v;", "acc / f32(count)"),
-    # the first maximum's index into x (NaN is the largest), for max_pool_grad
-    "argmax": ("0.0", "if (best < 0 || (!is_nan_f32(acc) && (v > acc || is_nan_f32(v)))) "
+    # for max_pool_grad, the index into x of TensorFlow's MaxPoolGrad's choice: the first
+    # in-image tap, then a strictly greater value (a NaN first stays: nothing is greater)
+    "argmax": ("0.0", "if (best < 0 || (!is_nan_f32(acc) && !is_nan_f32(v) && v > acc)) "
                       "{ acc = v; best = at; }", "best"),
 }
 
 
 # max and avg over four channels at once (C % 4 == 0): the rules of _POOLS lane by lane
 _POOLS4 = {
-    "max": ("vec4<f32>(-inf_f32())", "acc = select(acc, v, !nan(acc) & ((v > acc) | nan(v)));",
-            "acc"),
+    "max": (f"vec4<f32>({_LOWEST})", "acc = select(acc, v, !nan(v) & (v > acc));", "acc"),
     "avg": ("vec4<f32>()", "acc = acc + v;", "acc / f32(count)"),
 }
 
