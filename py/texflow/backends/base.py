@@ -5,7 +5,10 @@ and execute a kernel (compiling and caching what it derives from the op's
 signature, then launching). Kernels are functions registered per kernel
 language ('numpy', 'glsl', 'wgsl') under the op's name, with the `kernel`
 decorator, where they are defined. Runtimes sharing a language (webgpu in the
-browser and wgpu natively both run WGSL) share its kernels.
+browser and wgpu natively both run WGSL) share its kernels. Every kernel is called as
+`fn(k, *inputs, **attrs)`, `k` the language's per-call context (numpy `Call`, GLSL
+`PlanBuilder`, WGSL `Builder`: out_shape, out_dtype, outs, and what it builds with;
+docs/ADDING_AN_OP.md "Other ops").
 """
 
 import importlib

@@ -10,6 +10,7 @@ in numpy's order (window offsets row-major).
 """
 
 from ..base import kernel
+from ..layout import row_parts
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
 from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
@@ -100,9 +101,7 @@ def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations,
     kh, kw, _, oc = filter_shape
     _, oh, ow, _ = dy_shape
     rows, f, co4 = n * oh, kh * kw * c, oc // 4
-    parts = max(1, min(-(-rows * ow // FILTER_PART), MAX_FILTER_PARTS, rows))
-    per = -(-rows // parts)
-    parts = -(-rows // per)
+    per, parts = row_parts(rows, ow, FILTER_PART, MAX_FILTER_PARTS)
     total = parts * f * co4
     dst = builder.out if parts == 1 else builder.temp(16 * total)
     meta = [total, co4, f, oh, ow, h, w, c, kw, *strides, *dilations, pads[0], pads[2], rows,

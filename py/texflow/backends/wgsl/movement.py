@@ -11,7 +11,8 @@ concat writes each input into its region of the output.
 import numpy as np
 
 from ..base import kernel
-from ..layout import collapse, contiguous_strides
+from ..layout import (collapse, contiguous_strides, reverse_view, slice_view, strided_view,
+                      tile_view, transpose_view)
 from .elementwise import map_step, operand
 from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, dot_strides, global_index,
                       grid_for, header, render, size_of, unravel)
@@ -33,11 +34,10 @@ def _main(body_lines):
 
 def transpose_step(x_ref, shape, dtype, perm, out_ref):
     """A Step writing the `perm` transpose of contiguous `shape` to `out_ref`."""
-    own = contiguous_strides(shape)
     out_shape = tuple(shape[p] for p in perm)
     t = STORAGE[dtype]
     return map_step("transpose", "x0", None, out_shape, dtype,
-                    [(x_ref, t, t, tuple(own[p] for p in perm))], out_ref)
+                    [(x_ref, t, t, transpose_view(shape, perm))], out_ref)
 
 
 def copy_step(src, dst, dtype, shape, src_strides, src_offset=0, dst_strides=None,
@@ -75,8 +75,7 @@ def broadcast_to(k, *inputs, shape):
 @kernel("slice", "wgsl")
 def slice_(k, *inputs, begin, size):
     x = inputs[0]
-    own = contiguous_strides(x.shape)
-    offset = sum(b * s for b, s in zip(begin, own))
+    own, offset = slice_view(x.shape, begin)
     return Recipe([copy_step(0, 1, k.out_dtype, k.out_shape, own, offset)],
                   4 * size_of(k.out_shape))
 
@@ -84,32 +83,21 @@ def slice_(k, *inputs, begin, size):
 @kernel("strided_slice", "wgsl")
 def strided_slice(k, *inputs, window, shape, **spec):
     x = inputs[0]
-    own = contiguous_strides(x.shape)
-    offset = sum(start * s for (start, _, _), s in zip(window, own))
-    counts = tuple(c for _, _, c in window)
-    src = tuple(step * s for (_, step, _), s in zip(window, own))
+    counts, src, offset = strided_view(x.shape, window)
     return Recipe([copy_step(0, 1, k.out_dtype, counts, src, offset)], 4 * size_of(k.out_shape))
 
 
 @kernel("reverse", "wgsl")
 def reverse(k, *inputs, axes):
-    # reversed axes read with negative strides from their last element
-    x = inputs[0]
-    own = contiguous_strides(x.shape)
-    offset = sum((x.shape[a] - 1) * own[a] for a in axes)
-    strides = tuple(-s if a in axes else s for a, s in enumerate(own))
+    strides, offset = reverse_view(inputs[0].shape, axes)
     return Recipe([copy_step(0, 1, k.out_dtype, k.out_shape, strides, offset)],
                   4 * size_of(k.out_shape))
 
 
 @kernel("tile", "wgsl")
 def tile(k, *inputs, multiples):
-    x = inputs[0]
-    split, strides = [], []
-    for m, n, s in zip(multiples, x.shape, contiguous_strides(x.shape)):
-        split += [m, n]   # the output, row-major, is [m0, n0, m1, n1, ...]
-        strides += [0, s]
-    return Recipe([copy_step(0, 1, k.out_dtype, tuple(split), tuple(strides))],
+    split, strides = tile_view(inputs[0].shape, multiples)
+    return Recipe([copy_step(0, 1, k.out_dtype, split, strides)],
                   4 * size_of(k.out_shape))
 
 

@@ -11,6 +11,7 @@ permute_last_axis is a per-row gather.
 """
 
 from ..base import kernel
+from ..layout import axis_view, pow2_at_least
 from .movement import copy_step
 from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, global_index, grid,
                       grid_for, header)
@@ -117,11 +118,8 @@ def _global_program():
 @kernel("argsort", "wgsl")
 def argsort(k, *inputs, descending):
     x = inputs[0]
-    n = x.shape[-1]
-    rows = x.size // n
-    p = 2
-    while p < n:
-        p *= 2
+    rows, n, _ = axis_view(x.shape, -1)
+    p = pow2_at_least(n, 2)
     block = min(p, BLOCK)
     w = block // 2
     meta = [n, p, block, 2, block, int(descending)]
