@@ -13,7 +13,8 @@ import struct
 
 from ... import dtypes
 from ..base import kernel
-from ..layout import reverse_view, slice_view, strided_view, tile_view, transpose_view
+from ..layout import (axis_view, reverse_view, slice_view, strided_view, tile_view,
+                      transpose_view)
 from .elementwise import map_launch
 from .program import Arg, fill, head, vec4_type
 
@@ -97,21 +98,12 @@ def pad(b, x, paddings, constant_values):
               "uShape": [n + lo + hi for n, lo, hi in dims], "uValue": value})
 
 
-def _outer_axis_inner(shape, axis):
-    outer = inner = 1
-    for d in shape[:axis]:
-        outer *= d
-    for d in shape[axis + 1:]:
-        inner *= d
-    return outer, shape[axis], inner
-
-
 @kernel("concat", "glsl")
 def concat(b, *values, axis):
     # A launch reads at most CONCAT_INPUTS textures, so many inputs take several
     # passes, each copying its group's blocks and the rest from the previous pass.
     out = b.out
-    _, total, inner = _outer_axis_inner(out.shape, axis)
+    _, total, inner = axis_view(out.shape, axis)
     starts = [0]
     for v in values:
         starts.append(starts[-1] + v.shape[axis])
@@ -155,7 +147,7 @@ def _concat_source(t, count, has_prev, vec):
 
 @kernel("gather", "glsl")
 def gather(b, params, indices, axis):
-    outer, n, inner = _outer_axis_inner(params.shape, axis)
+    outer, n, inner = axis_view(params.shape, axis)
     t, vec = params.type, inner % 4 == 0
 
     def source():
