@@ -119,7 +119,12 @@ MATMUL_CASES = [((1, 1), (1, 1), False, False), ((3, 5), (5, 4), False, False),
                 # the MLP's logits (N = 10) and their gradients (K = 10), batch 1, odd sizes
                 ((64, 128), (128, 10), False, False), ((64, 128), (64, 10), True, False),
                 ((64, 10), (128, 10), False, True), ((1, 128), (128, 10), False, False),
-                ((3, 67, 13), (13, 9), False, False)]
+                ((3, 67, 13), (13, 9), False, False),
+                # rows_strided (N % 4 == 0; K % 4 != 0 or A transposed): split-K over a
+                # long odd K, both operands transposed; C^T = B^T A (A transposed,
+                # N % 4 != 0, M % 4 == 0) batched and broadcast, with B transposed
+                ((4, 5003), (5003, 8), False, False), ((7, 12), (8, 7), True, True),
+                ((2, 7, 8), (7, 6), True, False), ((6, 8), (10, 6), True, True)]
 
 # -- transpose: (shape, perm) -----------------------------------------------------------
 TRANSPOSE_CASES = [((), None), ((5,), None), ((3, 4), None), ((3, 4), (0, 1)),

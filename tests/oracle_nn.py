@@ -76,25 +76,33 @@ def _pool(x, ksize, strides, padding, reduce):
 
 
 def max_pool(x, ksize, strides=None, padding="VALID"):
-    return _pool(x, ksize, strides, padding, lambda p: p.max(axis=1))
+    """TensorFlow's: the greatest value that is no NaN, at least float32's lowest (a
+    window of -inf and NaN only gives the lowest)."""
+    def reduce(p):
+        p = np.where(np.isnan(p), -np.inf, p)
+        return np.maximum(p.max(axis=1), np.finfo(F32).min)
+    return _pool(x, ksize, strides, padding, reduce)
 
 
 def max_pool_grad(x, dy, ksize, strides=None, padding="VALID"):
-    """Each window's gradient routed to its first maximum (the first NaN, if any)."""
+    """Each window's gradient routed by TensorFlow's MaxPoolGrad: its first in-image tap,
+    then each later tap strictly greater than the one chosen (a NaN is never greater; a
+    NaN at the first tap keeps the gradient)."""
     ksize = _pair(ksize)
     strides = _pair(strides) if strides is not None else ksize
     (top, _), (left, _) = _pads(padding, x.shape[1:3], ksize, strides, (1, 1))
     dx = np.zeros(x.shape, F64)
-    for i, j, patch, valid, _ in _windows(x, ksize, strides, (1, 1), padding, -np.inf):
-        if not valid.any():
+    for i, j, patch, valid, _ in _windows(x, ksize, strides, (1, 1), padding, 0.0):
+        taps = [int(k) for k in np.flatnonzero(valid)]
+        if not taps:
             continue  # a window wholly in the padding has nowhere to send its gradient
         for b in range(x.shape[0]):
             for c in range(x.shape[3]):
-                # numpy's argmax: the first maximum, or the first NaN; a window of -inf only
-                # sends its gradient to its first in-image tap, as TensorFlow's MaxPoolGrad
-                k = int(np.argmax(patch[b, :, :, c]))
-                if patch[b, :, :, c].flat[k] == -np.inf:
-                    k = int(np.argmax(valid))
+                flat = patch[b, :, :, c].reshape(-1)
+                k = taps[0]
+                for t in taps[1:]:
+                    if flat[t] > flat[k]:
+                        k = t
                 y, z = divmod(k, ksize[1])
                 dx[b, i * strides[0] + y - top, j * strides[1] + z - left, c] += dy[b, i, j, c]
     return dx.astype(F32)

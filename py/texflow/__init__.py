@@ -25,7 +25,7 @@ from .engine.registry import install_exports as _install_exports
 # the exports of an elementwise declaration); this installs the "tf" ones here, and any
 # defined later. Other names are imported below.
 _install_exports("tf", globals().__setitem__)
-from .autodiff.gradient_tape import GradientTape
+from .autodiff.gradient_tape import GradientTape, UnconnectedGradients
 from .autodiff.graph import CostReduction, Graph, SymbolicTensor
 from .autodiff.input_provider import (InCPUMemoryShuffledInputProviderBuilder,
                                       InGPUMemoryShuffledInputProviderBuilder, InputProvider,

@@ -2,16 +2,17 @@ ${head}
 
 ${window}
 
-// NaN wins, as in numpy's max.
-float pool_max(float a, float b) { return f_isnan(a) ? a : (f_isnan(b) || b > a ? b : a); }
+// TensorFlow's max_pool: a value is taken only when greater, so NaN never is (the
+// window starts at float32's lowest: one of -inf and NaN only gives the lowest).
+float pool_max(float a, float b) { return !f_isnan(b) && b > a ? b : a; }
 // lane by lane without branches (SwiftShader runs a vector op as one)
 vec4 pool_max(vec4 a, vec4 b) {
-  ivec4 moves = (1 - ivec4(nan4(a))) * max(ivec4(nan4(b)), ivec4(greaterThan(b, a)));
+  ivec4 moves = (1 - ivec4(nan4(b))) * ivec4(greaterThan(b, a));
   return mix(a, b, bvec4(moves));
 }
 
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each
-// window's first maximum; the first in-image tap where all are -inf, as in TensorFlow):
+// window's first maximum by TensorFlow's rule, window.glsl `take`):
 // reductions over the window's image positions only. Input 0 is x (the image); the output is the grid.
 // pool(o) is one output element, or (V = vec4, C % 4 == 0) four channels of a pixel.
 ${R} pool(int o) {

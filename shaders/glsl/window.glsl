@@ -27,9 +27,12 @@ ivec2 taps(int start, int size, int k, int d) {
   return ivec2(first, max(first, end));
 }
 
-// argmax's rule: only a strictly greater value (or the first NaN) moves the position
+// argmax's rule, TensorFlow's MaxPoolGrad's: the first in-image tap (`at` starts there),
+// then only a strictly greater value; a NaN never moves it, and one at the first tap
+// stays (nothing is greater)
 void take(inout float best, inout int at, float v, int k) {
-  if (f_isnan(v) ? !f_isnan(best) : v > best) {
+  if (f_isnan(best)) return;
+  if (k == at ? true : !f_isnan(v) && v > best) {
     best = v;
     at = k;
   }
@@ -37,8 +40,9 @@ void take(inout float best, inout int at, float v, int k) {
 bvec4 nan4(vec4 x) { return greaterThan(floatBitsToInt(x) & 0x7fffffff, ivec4(0x7f800000)); }
 void take(inout vec4 best, inout ivec4 at, vec4 v, int k) {
   // the rule lane by lane, without a loop (SwiftShader runs a vector op as one)
-  ivec4 vn = ivec4(nan4(v));
-  ivec4 moves = vn * (1 - ivec4(nan4(best))) + (1 - vn) * ivec4(greaterThan(v, best));
+  ivec4 first = ivec4(equal(at, ivec4(k)));
+  ivec4 greater = (1 - ivec4(nan4(v))) * ivec4(greaterThan(v, best));
+  ivec4 moves = (1 - ivec4(nan4(best))) * max(first, greater);
   best = mix(best, v, bvec4(moves));
   at += moves * (k - at);
 }

@@ -1,8 +1,8 @@
 // max_pool_grad for windows that tile the image (strides equal to the window, no top or
 // left padding: Keras's default): each image position lies in at most one window, so
 // one invocation per tile (n, ty, tx) and ${width} of channels finds its window's first
-// maximum (pool.wgsl's argmax rule: the first tap, then a strictly greater value or
-// the first NaN) and writes dy there and 0 at the tile's other in-image taps; a tile
+// maximum (pool.wgsl's argmax rule, TensorFlow's: the first tap, then a strictly greater
+// value; a NaN first stays) and writes dy there and 0 at the tile's other in-image taps; a tile
 // past the last window (VALID's cut-off rows and columns) is all 0. Every input and
 // output element is read or written once, with no index arithmetic per tap.
 ${nan}
@@ -28,7 +28,7 @@ fn main(${builtins}) {
       var t = first + ky * W * C;
       for (var kx = 0; kx < nx; kx = kx + 1) {
         let v = in0[t];
-        let moves = !nan(best) & ((v > best) | nan(v));
+        let moves = !nan(best) & !nan(v) & (v > best);
         best = select(best, v, moves);
         at = select(at, ${I}(k), moves);
         k = k + 1;

@@ -79,7 +79,13 @@ def test_conv2d_filter_gradient():
 def test_pooling(op):
     for xs, ksize, strides, padding in POOL_CASES:
         x = values("float32", xs, rng_for(op, xs, ksize, strides, padding), specials=False)
-        x.flat[1] = np.nan  # max_pool: NaN wins its windows, as numpy's max does
+        # TensorFlow's max_pool: NaN is never a window's maximum, and a window of -inf and
+        # NaN only gives float32's lowest (avg_pool: NaN and -inf propagate)
+        x.flat[1] = np.nan
+        x[0, :2, :2] = -np.inf
+        x[0, 0, 0, 0] = np.nan
+        if xs[1] > 1:
+            x[-1, 1, 0] = np.nan  # the first tap of a window's second row
         got = _np(getattr(tf, op), tf.array(x), ksize, strides, padding)
         _close(got, getattr(oracle_nn, op)(x, ksize, strides, padding),
                f"{op}({list(xs)}, ksize={ksize}, strides={strides}, padding={padding})")
@@ -90,7 +96,7 @@ def test_max_pool_gradient_goes_to_each_windows_first_maximum():
     # ReLU outputs: windows of equal zeros and other ties; a NaN; sizes the windows do not
     # divide; the non-overlapping (Keras's default) and the general kernels; windows of -inf
     # only whose tap 0 is SAME padding (top, left): TensorFlow sends their gradient to the
-    # first in-image tap
+    # first in-image tap, then to a strictly greater value (never a NaN)
     for xs, ksize, strides, padding in POOL_CASES[:4] + [
             ((3, 9, 8, 5), 2, 2, "VALID"), ((2, 9, 9, 3), 3, 3, "VALID"),
             ((2, 8, 6, 3), (2, 3), (2, 3), "VALID"), ((2, 9, 7, 8), 2, 2, "VALID"),
@@ -100,6 +106,10 @@ def test_max_pool_gradient_goes_to_each_windows_first_maximum():
         x = np.maximum(np.round(values("float32", xs, rng, specials=False), 1), 0)
         x[0, 1, 1, 0] = np.nan
         x[-1, :2, :3, -1] = -np.inf
+        # a NaN at a window's first tap keeps its gradient; one at the first tap of its
+        # second row does not (TensorFlow's MaxPoolGrad)
+        x[0, 0, 0, 1] = np.nan
+        x[-1, 1, 0, 0] = np.nan
         grad = tf.max_pool(tf.array(x), ksize, strides, padding).shape
         dy = values("float32", tuple(grad), rng, specials=False)
         with tf.scope():

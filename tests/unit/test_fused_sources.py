@@ -102,13 +102,11 @@ def _glsl(step, program):
 
 def _wgsl(step, program):
     inputs = [SimpleNamespace(shape=m.shape, dtype=m.dtype) for m in step]
-    if len(program.outputs) > 1:
-        recipe = wgsl_fused.fused_elementwise_multi(
-            SimpleNamespace(max_storage_buffers=32), inputs, program.shape, program.dtype,
-            program)
-    else:
-        recipe = wgsl_fused.fused_elementwise(None, inputs, program.shape, program.dtype,
-                                              program)
+    k = SimpleNamespace(backend=SimpleNamespace(max_storage_buffers=32),
+                        out_shape=program.shape, out_dtype=program.dtype)
+    kernel = (wgsl_fused.fused_elementwise_multi if len(program.outputs) > 1
+              else wgsl_fused.fused_elementwise)
+    recipe = kernel(k, *inputs, program=program)
     return [(s.program.source, s.program.n_out, s.program.n_in) for s in recipe.steps]
 
 

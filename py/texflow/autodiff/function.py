@@ -67,9 +67,15 @@ class Function:
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs), tracing it
-        if needed. TensorFlow traces without running; texflow traces by running the
-        function on the arguments (zeros for a TensorSpec) and then gives every
-        Variable it assigned its previous value back."""
+        if needed; a later call with the same signature replays it, tracing nothing.
+
+        As in TensorFlow, the trace changes no state: Python side effects happen (once),
+        but no Variable changes, no random number is drawn from any generator a later
+        call would see, tf.print prints nothing and no iterator loses an element.
+        texflow traces by running the function's ops on the arguments (zeros for a
+        TensorSpec), with its host code dry (engine/trace.py `dry`), then gives every
+        Variable it assigned its previous value back.
+        """
         return self._concrete_for(None, args, kwargs)
 
     def _concrete_for(self, instance, args, kwargs):
@@ -91,7 +97,7 @@ class Function:
         concrete = self._lookup(key, instance)
         if concrete is None:
             call_args = (instance,) + tuple(args) if instance is not None else args
-            concrete, _ = self._trace(key, tensors, call_args, kwargs, instance, restore=True)
+            concrete, _ = self._trace(key, tensors, call_args, kwargs, instance, dry=True)
         return concrete
 
     def __call__(self, *args, **kwargs):
@@ -121,9 +127,11 @@ class Function:
                               quiet=self._input_signature is not None)
         return result
 
-    def _trace(self, key, tensors, args, kwargs, instance=None, restore=False):
+    def _trace(self, key, tensors, args, kwargs, instance=None, dry=False):
+        """Traces the function; `dry`: leaving no effect (get_concrete_function)."""
         name = getattr(self._python_function, "__name__", "function")
         tracer = trace.Tracer(name)
+        tracer.dry = dry
         for x in tensors:
             tracer.add_argument(x)
         with trace.tracing(tracer):
@@ -133,7 +141,7 @@ class Function:
             except BaseException:
                 tracer.restore_variables()
                 raise
-        if restore:
+        if dry:
             tracer.restore_variables()
         else:
             tracer.release_saved()

@@ -9,12 +9,23 @@ their storage), so a scope that ends inside the recorded code (a composite op,
 a layer) may dispose its arrays: their data lives on until the tape is done.
 """
 
+import enum
+
 import numpy as np
 
 from ..engine import scope as scopes
+from ..engine.nest import flatten, pack_as
 from ..engine.ndarray import NDArray, from_numpy
 from ..errors import ShapeError, TexflowError
 from .variable import Variable
+
+
+class UnconnectedGradients(enum.Enum):
+    """What `GradientTape.gradient` gives for a source the target does not depend on
+    (tf.UnconnectedGradients): None, or zeros of the source's shape and dtype."""
+
+    NONE = "none"
+    ZERO = "zero"
 
 
 class GradientTape:
@@ -126,27 +137,45 @@ class GradientTape:
             raise TypeError(f"{what} target must be an NDArray, received "
                             f"{type(target).__name__}")
 
-    def gradient(self, target, sources, output_gradients=None):
-        """Gradients of `target` with respect to `sources` (an array, list or dict).
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """Gradients of `target` with respect to `sources` (an array or a nested structure).
 
         Args:
-            target: the NDArray to differentiate. Without `output_gradients`, a
-                non-scalar target is differentiated as the sum of its elements (as
-                TensorFlow does: the gradient flowing into each element is 1).
-            sources: an NDArray or Variable, or a list/tuple/dict of them.
-            output_gradients: an NDArray of target's shape (or None).
+            target: an NDArray, or a nested list/tuple/dict of them: the gradients of
+                all targets are summed, as in TensorFlow. Without `output_gradients`, a
+                non-scalar target is differentiated as the sum of its elements (the
+                gradient flowing into each element is 1).
+            sources: an NDArray or Variable, or a nested list/tuple/dict of them.
+            output_gradients: an NDArray of target's shape, or one per target (in the
+                flattened order of `target`; targets past the last get ones).
+            unconnected_gradients: `tf.UnconnectedGradients.NONE` ("none") gives None
+                for a source the targets do not depend on, `ZERO` ("zero") zeros.
 
         Returns:
-            The gradients in the structure of `sources`; None where a source is
-            not connected to the target, as in TensorFlow.
+            The gradients in the structure of `sources`.
         """
-        self._check_use(target, "gradient")
-        if output_gradients is not None and tuple(output_gradients.shape) != target.shape:
-            raise ShapeError(f"output_gradients has shape {list(output_gradients.shape)}, "
-                             f"the target has shape {list(target.shape)}")
-        flat, rebuild = _flatten(sources)
-        return rebuild(self._run_backward(
-            lambda: self._backward(target, flat, output_gradients)))
+        zero = _unconnected(unconnected_gradients)
+        targets = flatten(target)
+        for t in targets:
+            self._check_use(t, "gradient")
+        seeds = [None] * len(targets)
+        if output_gradients is not None:
+            given = flatten(output_gradients)
+            if len(given) > len(targets):
+                raise ValueError(f"{len(given)} output_gradients for {len(targets)} targets")
+            for i, (t, g) in enumerate(zip(targets, given)):
+                if not isinstance(g, NDArray):
+                    g = from_numpy(np.asarray(g, np.float32)) if g is not None else g
+                if g is None or tuple(g.shape) != t.shape:
+                    got = "None" if g is None else f"shape {list(g.shape)}"
+                    raise ShapeError(f"output_gradients[{i}] has {got}, its target has "
+                                     f"shape {list(t.shape)}")
+                seeds[i] = g
+        flat = flatten(sources)
+        grads = self._run_backward(lambda: _zeros_for(
+            self._backward(targets, flat, seeds), flat, zero))
+        return pack_as(sources, grads)
 
     def _run_backward(self, fn):
         """fn() in a scope, unrecorded by this tape, which a non-persistent tape then frees."""
@@ -165,12 +194,13 @@ class GradientTape:
             if not self.persistent:
                 self.release()
 
-    def jacobian(self, target, sources, unconnected_gradients=None, parallel_iterations=None,
-                 experimental_use_pfor=True):
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
         """d target[i...] / d source[j...] for each source: an array of shape
-        target.shape + source.shape (None for a source the target does not depend on),
-        TensorFlow's GradientTape.jacobian. It runs one backward pass per element of
-        `target` (TensorFlow vectorizes them; the values are the same).
+        target.shape + source.shape (for a source the target does not depend on None, or
+        zeros with `unconnected_gradients="zero"`), TensorFlow's GradientTape.jacobian.
+        It runs one backward pass per element of `target` (TensorFlow vectorizes them;
+        the values are the same).
 
         >>> x = tf.constant([1.0, 2.0])
         >>> with tf.GradientTape() as tape:
@@ -179,35 +209,78 @@ class GradientTape:
         >>> tape.jacobian(y, x).tolist()
         [[2.0, 0.0], [0.0, 4.0]]
         """
-        from ..ops.creation import zeros
-        from ..ops.movement import reshape, stack
-
         self._check_use(target, "jacobian")
-        flat, rebuild = _flatten(sources)
+        zero = _unconnected(unconnected_gradients)
+        flat = flatten(sources)
+        seeds = np.eye(target.size, dtype=np.float32).reshape((target.size,) + target.shape)
+        return pack_as(sources, self._run_backward(
+            lambda: self._stacked(target, flat, seeds, (), zero)))
 
-        def rows():
-            seeds = np.eye(target.size, dtype=np.float32)
-            per_element = [self._backward(target, flat, from_numpy(seed.reshape(target.shape)))
-                           for seed in seeds]
-            out = []
-            for i, s in enumerate(flat):
-                grads = [g[i] for g in per_element]
-                if not self._is_watched(s) or (grads and all(g is None for g in grads)):
-                    out.append(None)
-                    continue
-                grads = [zeros(s.shape) if g is None else g for g in grads]
-                full = stack(grads) if grads else zeros((0,) + tuple(s.shape))
-                out.append(reshape(full, tuple(target.shape) + tuple(s.shape)))
-            return out
-        return rebuild(self._run_backward(rows))
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """The Jacobian of each row of `target` with respect to the same row of `source`
+        (TensorFlow's GradientTape.batch_jacobian): for target [b, y...] and source
+        [b, x...] an array [b, y..., x...], assuming, as TensorFlow does, that row i of
+        the target depends on row i of the source only. One backward pass per element
+        of a target row.
 
-    def _backward(self, target, sources, output_gradient):
+        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.batch_jacobian(y, x).numpy()[1].tolist()
+        [[6.0, 0.0], [0.0, 8.0]]
+        """
+        self._check_use(target, "batch_jacobian")
+        if not isinstance(source, NDArray):
+            raise TypeError(f"batch_jacobian source must be an NDArray, received "
+                            f"{type(source).__name__}")
+        if not target.shape or not source.shape or target.shape[0] != source.shape[0]:
+            raise ValueError(f"Need first dimension of target shape ({list(target.shape)}) "
+                             f"and source shape ({list(source.shape)}) to match.")
+        zero = _unconnected(unconnected_gradients)
+        batch, rest = target.shape[0], target.shape[1:]
+        width = int(np.prod(rest, dtype=np.int64))
+        # seed j: element j of every row at once (rows are independent)
+        seeds = np.broadcast_to(np.eye(width, dtype=np.float32)[:, None, :],
+                                (width, batch, width)).reshape((width,) + target.shape)
+        return self._run_backward(
+            lambda: self._stacked(target, [source], seeds, (batch,), zero)[0])
+
+    def _stacked(self, target, sources, seeds, lead, zero):
+        """Per source, the backward passes of `seeds` stacked as lead + target.shape[len(lead):]
+        + source.shape[len(lead):]; None (or zeros) where no pass reaches the source."""
+        from ..ops.creation import zeros
+        from ..ops.movement import reshape, stack, transpose
+
+        passes = [self._backward([target], sources, [from_numpy(np.ascontiguousarray(s))])
+                  for s in seeds]
+        rest = tuple(target.shape[len(lead):])
+        out = []
+        for i, s in enumerate(sources):
+            grads = [g[i] for g in passes]
+            if not self._is_watched(s) or (grads and all(g is None for g in grads)):
+                out.append(zeros(lead + rest + tuple(s.shape[len(lead):]), s.dtype)
+                           if zero else None)
+                continue
+            grads = [zeros(s.shape) if g is None else g for g in grads]
+            full = stack(grads) if grads else zeros((0,) + tuple(s.shape))
+            if lead:  # [seed, batch, x...] -> [batch, seed, x...]
+                full = transpose(full, (1, 0) + tuple(range(2, full.ndim)))
+            out.append(reshape(full, lead + rest + tuple(s.shape[len(lead):])))
+        return out
+
+    def _backward(self, targets, sources, output_gradients):
+        """Per source, the sum over `targets` of its gradient, each target seeded with its
+        output gradient (None: ones); None where unconnected."""
         from ..ops import elementwise as ew
         from ..ops.creation import ones
 
-        if output_gradient is None:
-            output_gradient = ones(target.shape, "float32")
-        grads = {id(target): output_gradient}
+        grads = {}
+        for t, seed in zip(targets, output_gradients):
+            seed = ones(t.shape, "float32") if seed is None else seed
+            prev = grads.get(id(t))
+            grads[id(t)] = seed if prev is None else ew.add(prev, seed)
         # An outer tape recording this backward pass (higher-order gradients) must see
         # the arrays it watches, not this tape's views of them: while their data is the
         # data recorded, the arrays themselves go into the gradient functions.
@@ -244,11 +317,17 @@ def _outer_tapes():
                for r in scopes.recorders())
 
 
-def _flatten(sources):
-    if isinstance(sources, dict):
-        keys = list(sources)
-        return [sources[k] for k in keys], lambda g: dict(zip(keys, g))
-    if isinstance(sources, (list, tuple)):
-        kind = type(sources)
-        return list(sources), lambda g: kind(g)
-    return [sources], lambda g: g[0]
+def _unconnected(value):
+    """True for UnconnectedGradients.ZERO, False for NONE (either, or its string)."""
+    name = getattr(value, "value", value)
+    if name not in ("none", "zero"):
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}")
+    return name == "zero"
+
+
+def _zeros_for(grads, sources, zero):
+    from ..ops.creation import zeros
+
+    if not zero:
+        return grads
+    return [zeros(s.shape, s.dtype) if g is None else g for g, s in zip(grads, sources)]

@@ -8,6 +8,7 @@ fit), floats float32, str and bytes strings (object arrays of bytes).
 
 import numpy as np
 
+from ..engine.nest import flatten, pack_as  # noqa: F401  (this module's API)
 from ..engine.ndarray import from_numpy, to_numpy
 from ..errors import DTypeError, InvalidArgumentError
 from .sparse import SparseTensor
@@ -44,31 +45,6 @@ def dtype_name(dtype):
 
 def is_leaf(value):
     return not isinstance(value, (tuple, list, dict))
-
-
-def flatten(structure):
-    """The leaves of a nested tuple/list/dict, dict entries in sorted key order."""
-    if isinstance(structure, dict):
-        return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
-    if isinstance(structure, (tuple, list)):
-        return [leaf for item in structure for leaf in flatten(item)]
-    return [structure]
-
-
-def pack_as(structure, leaves):
-    """The inverse of `flatten`: `leaves` arranged like `structure`."""
-    it = iter(leaves)
-
-    def build(s):
-        if isinstance(s, dict):
-            built = {k: build(s[k]) for k in sorted(s)}
-            return {k: built[k] for k in s}
-        if isinstance(s, tuple) and hasattr(s, "_fields"):
-            return type(s)(*(build(x) for x in s))
-        if isinstance(s, (tuple, list)):
-            return type(s)(build(x) for x in s)
-        return next(it)
-    return build(structure)
 
 
 def map_structure(fn, structure):

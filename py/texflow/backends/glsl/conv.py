@@ -41,6 +41,7 @@ import math
 from ... import dtypes
 from ...resources import shader
 from ..base import kernel
+from ..layout import row_parts
 from . import epilogue as epilogues
 from .program import fill, head
 from .reduce import reduce_into
@@ -233,10 +234,8 @@ def conv2d_backprop_filter(b, x, dy, strides, dilations, pads, filter_shape):
     rows = dy.shape[0] * dy.shape[1]
     # parts of whole rows of OW window pixels; a large filter has fewer parts (it has
     # fragments enough) so that the partial sums stay small
-    parts = min(-(-rows * dy.shape[2] // FILTER_PART), MAX_FILTER_PARTS,
-                max(1, MAX_PARTIAL_SUMS // b.out.size))
-    per = -(-rows // max(parts, 1))
-    parts = -(-rows // per)
+    per, parts = row_parts(rows, dy.shape[2], FILTER_PART,
+                           min(MAX_FILTER_PARTS, max(1, MAX_PARTIAL_SUMS // b.out.size)))
     geometry = dict(_geometry(x.shape, dy.shape, filter_shape[:2], strides, pads, dilations),
                     uRows=per)
     if filter_shape[3] % 4 == 0:
@@ -276,15 +275,15 @@ def _filter_blocked(b, x, dy, filter_shape, parts, geometry):
 # -- pooling ------------------------------------------------------------------------------
 
 _POOL = {  # op -> (result type, init, update, finish)
-    "max": ("${V}", "  ${V} acc = ${V}(-f_inf());", "      acc = pool_max(acc, v);",
-            "  return acc;"),
+    "max": ("${V}", "  ${V} acc = ${V}(-intBitsToFloat(0x7f7fffff));  // float32's lowest",
+            "      acc = pool_max(acc, v);", "  return acc;"),
     "avg": ("${V}", "  ${V} acc = ${V}(0);", "      acc += v;", """\
   int count = (ty.y - ty.x) * (tx.y - tx.x);
   // a window wholly in the padding averages nothing: NaN, as 0 / 0 in numpy
   return count > 0 ? acc / float(count) : ${V}(f_nan());"""),
-    # `at` starts at the first in-image tap, not tap 0: a window of -inf only then sends its
-    # gradient there, as TensorFlow's MaxPoolGrad does, not into the padding (lost)
-    "argmax": ("${I}", "  ${V} best = ${V}(-f_inf());\n  ${I} at = ${I}(ty.x * uWin[1] + tx.x);",
+    # `at` starts at the first in-image tap, not tap 0, which `take` then takes whatever
+    # it holds, as TensorFlow's MaxPoolGrad does (not tap 0 in the padding: lost)
+    "argmax": ("${I}", "  ${V} best = ${V}(0);\n  ${I} at = ${I}(ty.x * uWin[1] + tx.x);",
                "      take(best, at, v, ky * uWin[1] + kx);", "  return at;"),
 }
 

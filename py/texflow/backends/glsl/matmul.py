@@ -11,12 +11,18 @@ Paths, by shape (K the inner dimension):
 - rows (K, N multiples of 4, little work): the fragment's own texel C[i, j..j+3]
   from one texel of A's row and four of B per four k (16 multiply-adds, 5
   fetches).
+- rows_strided (N a multiple of 4, K not or A transposed, little work): the same
+  texel from one element of A (any strides) and one texel of B per k: no
+  transpose pass for A, a quarter of the general path's fetches.
 - dot (K a multiple of 4): each lane is a dot product of a row of A and a row
   of B^T, four k per fetch.
 - general: each lane walks its row and column one element at a time, with
   strides that absorb both transposes.
 The fast paths read A along rows (and dot B^T along rows): a transposed operand
-is first materialised by a transpose pass (O(MK)), except that the blocked path
+is first materialised by a transpose pass (O(MK)), except that rows_strided
+reads A in any order, a product with A transposed and N % 4 != 0, M % 4 == 0 is
+computed as C^T = B^T A (rows along M, A read along rows, one transpose of C
+instead of two of the operands: the MLP's h^T @ dy, N = 10), and the blocked path
 reads a transposed A ([K, M], M % 4 == 0) in place when N is small, where that
 pass would cost more than the matmul gains: a texel of A^T holds four rows at
 one k, so blocks of a multiple of 4 rows read whole texels (6 render targets,
@@ -84,12 +90,20 @@ def matmul_epilogue(b, x, y, *extras, program, transpose_a, transpose_b):
     _matmul(b, x, y, transpose_a, transpose_b, (program, extras))
 
 
-def _matmul(b, x, y, transpose_a, transpose_b, epilogue):
-    """C = x @ y into b.out; `epilogue`, when given, is (FusedProgram, its extra Args),
-    applied by the pass writing C (ops/epilogue.py)."""
-    out = b.out
+def _matmul(b, x, y, transpose_a, transpose_b, epilogue, out=None):
+    """C = x @ y into `out` (b.out); `epilogue`, when given, is (FusedProgram, its extra
+    Args), applied by the pass writing C (ops/epilogue.py)."""
+    out = b.out if out is None else out
     m, n = out.shape[-2:]
     k = x.shape[-1] if not transpose_a else x.shape[-2]
+    if transpose_a and n % 4 and m % 4 == 0 and epilogue is None:
+        # C = (B^T A)^T: C^T's rows are whole texels and its B operand, A given as
+        # [K, M], is read along rows, where C would need both operands transposed
+        moved = b.temp(out.shape[:-2] + (n, m), out.dtype)
+        _matmul(b, y, x, not transpose_b, False, None, moved)
+        transpose_into(b, out, moved, list(range(len(out.shape) - 2)) + [len(out.shape) - 1,
+                                                                        len(out.shape) - 2])
+        return
     fast = k % 4 == 0 and n % 4 == 0
     dot = k % 4 == 0 and not fast
     rows = b.backend.max_draw_buffers
@@ -100,6 +114,11 @@ def _matmul(b, x, y, transpose_a, transpose_b, epilogue):
                 and n <= IN_PLACE_MAX_N)
     if in_place:
         rows -= rows % 4   # whole A^T texels per k
+    strided = n % 4 == 0 and not blocked and (k % 4 or transpose_a)
+    if strided:
+        fast = dot = False
+        if transpose_b:
+            y, transpose_b = _swap_last(b, y), False
     if (fast or dot) and transpose_a and not in_place:
         x, transpose_a = _swap_last(b, x), False
     if dot and not transpose_b:
@@ -116,10 +135,13 @@ def _matmul(b, x, y, transpose_a, transpose_b, epilogue):
     if blocked:
         chunks, kc = split_k(nb * -(-m // rows) * n // 4, k, (rows + 4) / 4, 4)
         uniforms.update(uChunks=chunks, uKc=kc)
-        _blocked(b, x, y, transpose_a, transpose_b, rows, rank, uniforms,
+        _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms,
                  _epilogue(b, epilogue, rows))
         return
-    if fast:
+    if strided:
+        variant, fetches = "rows_strided", 2
+        uniforms.update(uSAi=1 if transpose_a else k, uSAk=m if transpose_a else 1)
+    elif fast:
         variant, fetches = ("rows_bt" if transpose_b else "rows"), 5 / 4
     elif dot:
         variant, fetches = "dot", 2    # four lanes, two fetches per four k each
@@ -185,10 +207,9 @@ def _source(in_types, t, rank, split, body, num_outputs=1):
                 batch_loop=loop, chunk=chunk, T=t, T4=vec4_type(t), body=body)
 
 
-def _blocked(b, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilogue):
+def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilogue):
     """C in blocks of `rows` x 4 into `rows` render targets (per K chunk), then
     interleaved (and the chunks added up, and Epilogue `epilogue` applied)."""
-    out = b.out
     m, n = out.shape[-2:]
     mb = -(-m // rows)
     chunks = uniforms["uChunks"]

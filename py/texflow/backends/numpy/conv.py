@@ -72,28 +72,28 @@ def _unpad(xp, pads, shape):
 
 
 # Multiply-adds of each product (blas.py: large ones keep numpy's BLAS threads).
-def _conv_work(x, w, strides, dilations, pads):
+def _conv_work(k, x, w, strides, dilations, pads):
     return x.size * w.size // (x.shape[3] * strides[0] * strides[1] or 1)
 
 
-def _input_grad_work(dy, w, strides, dilations, pads, input_shape):
+def _input_grad_work(k, dy, w, strides, dilations, pads, input_shape):
     return dy.size * w.size // w.shape[3]
 
 
-def _filter_grad_work(x, dy, strides, dilations, pads, filter_shape):
+def _filter_grad_work(k, x, dy, strides, dilations, pads, filter_shape):
     return dy.size * filter_shape[0] * filter_shape[1] * filter_shape[2]
 
 
 @kernel("conv2d", "numpy")
 @one_blas_thread(work=_conv_work)
-def conv2d(x, w, strides, dilations, pads):
+def conv2d(k, x, w, strides, dilations, pads):
     cols, out = _columns(x, w.shape[:2], strides, dilations, pads)
     return (cols @ w.reshape(-1, w.shape[3])).reshape(out + (w.shape[3],))
 
 
 @kernel("conv2d_backprop_input", "numpy")
 @one_blas_thread(work=_input_grad_work)
-def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
+def conv2d_backprop_input(k, dy, w, strides, dilations, pads, input_shape):
     n, h, wd, c = input_shape
     kh, kw = w.shape[:2]
     # Every output pixel's contribution to each window position, in one product.
@@ -108,7 +108,7 @@ def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
 
 @kernel("conv2d_backprop_filter", "numpy")
 @one_blas_thread(work=_filter_grad_work)
-def conv2d_backprop_filter(x, dy, strides, dilations, pads, filter_shape):
+def conv2d_backprop_filter(k, x, dy, strides, dilations, pads, filter_shape):
     cols, _ = _columns(x, filter_shape[:2], strides, dilations, pads)
     return (cols.T @ dy.reshape(-1, dy.shape[3])).reshape(filter_shape)
 
@@ -124,40 +124,50 @@ def _tiles(x, ksize, strides, pads):
     return x[:, :oh * kh, :ow * kw].reshape(n, oh, kh, ow, kw, c)
 
 
+# TensorFlow's max_pool starts each window at float32's lowest and takes a value only
+# when greater: NaN never wins, and a window of -inf and NaN only gives the lowest
+LOWEST = np.finfo(np.float32).min
+
+
 @kernel("max_pool", "numpy")
-def max_pool(x, ksize, strides, pads):
+def max_pool(k, x, ksize, strides, pads):
     tiles = _tiles(x, ksize, strides, pads)
     if tiles is not None:
-        out = tiles[:, :, 0, :, 0].copy()
+        out = np.full(tiles[:, :, 0, :, 0].shape, LOWEST, np.float32)
         for ky in range(ksize[0]):
             for kx in range(ksize[1]):
-                if ky or kx:
-                    np.maximum(out, tiles[:, :, ky, :, kx], out=out)
+                np.fmax(out, tiles[:, :, ky, :, kx], out=out)  # fmax skips NaN
         return out
-    patches = _patches(_pad(x, pads, -np.inf), ksize, strides, (1, 1))
-    return patches.max(axis=(3, 4))
+    # NaN padding: fmax skips it, as TensorFlow skips the padding
+    patches = _patches(_pad(x, pads, np.nan), ksize, strides, (1, 1))
+    return np.fmax(np.fmax.reduce(patches, axis=(3, 4)), LOWEST)
 
 
 @kernel("max_pool_grad", "numpy")
-def max_pool_grad(x, dy, ksize, strides, pads):
-    """Routes each output's gradient to the first maximum of its window (NaN the largest,
-    as the GPU kernels take it)."""
+def max_pool_grad(k, x, dy, ksize, strides, pads):
+    """Routes each output's gradient to its window's maximum by TensorFlow's MaxPoolGrad
+    rule: the first in-image tap, then a strictly greater value (so a NaN holds the
+    gradient only where it is the first tap, and a window of -inf only sends it to its
+    first tap; the forward value, which skips NaN, may lie elsewhere)."""
     tiles = _tiles(x, ksize, strides, pads)
     if tiles is not None:
-        return _max_pool_grad_tiled(x, dy, tiles)
-    xp = _pad(x, pads, -np.inf)
+        dx = _max_pool_grad_tiled(x, dy, tiles)
+        if dx is not None:
+            return dx
+    xp = _pad(x, pads, 0.0)
     patches = _patches(xp, ksize, strides, (1, 1))
     n, oh, ow, kh, kw, c = patches.shape
-    flat = patches.reshape(n, oh, ow, kh * kw, c)
-    first = flat.argmax(axis=3)
-    if any(pads):
-        # a window of -inf only: its first in-image tap (as TensorFlow's MaxPoolGrad), not
-        # tap 0, which may lie in the -inf padding and lose the gradient
-        lost = np.take_along_axis(flat, first[:, :, :, None], axis=3)[:, :, :, 0] == -np.inf
-        if lost.any():
-            inside = _pad(np.ones((1, x.shape[1], x.shape[2], 1), np.float32), pads)
-            inside = _patches(inside, ksize, strides, (1, 1)).reshape(1, oh, ow, kh * kw, 1)
-            first = np.where(lost, inside.argmax(axis=3), first)
+    inside = _pad(np.ones((1, x.shape[1], x.shape[2], 1), np.float32), pads)
+    inside = _patches(inside, ksize, strides, (1, 1)) > 0
+    first = np.full((n, oh, ow, c), -1, np.int32)
+    best = np.zeros((n, oh, ow, c), np.float32)
+    with np.errstate(invalid="ignore"):
+        for ky in range(kh):
+            for kx in range(kw):
+                v = patches[:, :, :, ky, kx]
+                take = inside[:, :, :, ky, kx] & ((first < 0) | (v > best))
+                np.copyto(best, v, where=take)
+                np.copyto(first, ky * kw + kx, where=take)
     dxp = np.zeros(xp.shape, np.float32)
     for ky in range(kh):
         for kx in range(kw):
@@ -169,16 +179,17 @@ def max_pool_grad(x, dy, ksize, strides, pads):
 def _max_pool_grad_tiled(x, dy, tiles):
     """Non-overlapping windows in two stages, each over contiguous runs of C values: the
     first maximum of each window row (along x), then the first row holding the window's
-    maximum (along y); dy goes to that row, then to that column."""
+    maximum (along y); dy goes to that row, then to that column. None where a window
+    holds a NaN (TensorFlow's rule then needs the one pass over the taps in order)."""
     n, oh, kh, ow, kw, c = tiles.shape
-    for nan_aware in (False, True):
-        column, row_max = _firsts([tiles[:, :, :, :, kx] for kx in range(kw)], nan_aware)
-        row, _ = _firsts([row_max[:, :, ky] for ky in range(kh)], nan_aware, need_max=False)
-        # np.maximum carries a NaN into the row maxima: only then is a second, NaN-aware
-        # pass needed (a dot product of the maxima is NaN exactly then, in one fast pass)
-        flat = row_max.reshape(-1)
-        if nan_aware or not np.isnan(np.dot(flat, flat)):
-            break
+    column, row_max = _firsts([tiles[:, :, :, :, kx] for kx in range(kw)])
+    row, _ = _firsts([row_max[:, :, ky] for ky in range(kh)], need_max=False)
+    # np.maximum carries any NaN of a window into its row maxima; a dot product of the
+    # maxima is NaN exactly then, in one fast pass
+    flat = row_max.reshape(-1)
+    with np.errstate(over="ignore", invalid="ignore"):  # inf is no NaN
+        if np.isnan(np.dot(flat, flat)):
+            return None
     exact = x.shape[1] == oh * kh and x.shape[2] == ow * kw
     dx = np.empty(x.shape, np.float32) if exact else np.zeros(x.shape, np.float32)
     out = dx[:, :oh * kh, :ow * kw].reshape(tiles.shape)
@@ -188,24 +199,22 @@ def _max_pool_grad_tiled(x, dy, tiles):
     return dx
 
 
-def _firsts(taps, nan_aware, need_max=True):
-    """(index of the first maximum, the maximum) over equally shaped `taps`: a later tap
-    wins only when strictly larger (or, `nan_aware`, a NaN over a number). The index is
-    a bool (is it the second?) for two taps, else uint8; without `need_max` the maximum
-    of two taps is not computed (None)."""
+def _firsts(taps, need_max=True):
+    """(index of the first maximum, the maximum) over equally shaped `taps` without NaN:
+    a later tap wins only when strictly larger. The index is a bool (is it the second?)
+    for two taps, else uint8; without `need_max` the maximum of two taps is not computed
+    (None)."""
     best = taps[0]
     index = np.zeros(best.shape, np.bool_ if len(taps) == 2 else np.uint8)
     for i, t in enumerate(taps[1:], 1):
         later = np.greater(t, best)
-        if nan_aware:
-            later |= np.isnan(t) & ~np.isnan(best)
         if len(taps) == 2:
             index = later
             if not need_max:
                 return index, None
         else:
             index[later] = i
-        best = np.where(later, t, best) if nan_aware else np.maximum(best, t)
+        best = np.maximum(best, t)
     return index, best
 
 
@@ -226,13 +235,14 @@ def _counts(shape, ksize, strides, pads):
 
 
 @kernel("avg_pool", "numpy")
-def avg_pool(x, ksize, strides, pads):
-    total = _patches(_pad(x, pads), ksize, strides, (1, 1)).sum(axis=(3, 4))
+def avg_pool(k, x, ksize, strides, pads):
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, as TensorFlow's
+        total = _patches(_pad(x, pads), ksize, strides, (1, 1)).sum(axis=(3, 4))
     return total / _counts(x.shape, ksize, strides, pads)
 
 
 @kernel("avg_pool_grad", "numpy")
-def avg_pool_grad(dy, ksize, strides, pads, input_shape):
+def avg_pool_grad(k, dy, ksize, strides, pads, input_shape):
     n, h, w, c = input_shape
     share = dy / _counts(input_shape, ksize, strides, pads)
     dxp = np.zeros((n, h + pads[0] + pads[1], w + pads[2] + pads[3], c), np.float32)
