@@ -20,7 +20,7 @@ import numpy as _np
 from . import dtypes as _dtypes
 from .engine.ndarray import NDArray as _NDArray, from_numpy as _from_numpy
 from .engine.ndarray import normalize_shape as _normalize_shape, to_numpy as _to_numpy
-from .engine.trace import fresh_each_call as _fresh_each_call
+from .engine.trace import dry as _dry, fresh_each_call as _fresh_each_call
 
 _DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -56,6 +56,8 @@ def _get_seed(op_seed):
 
 def _generator(seed):
     """numpy's generator for the next draw of an op with op seed `seed`."""
+    if _dry():  # get_concrete_function: the draw is discarded, no stream may advance
+        return _np.random.default_rng(0)
     pair = _get_seed(seed)
     if pair == (None, None):
         return _np.random.default_rng()
@@ -217,16 +219,20 @@ class Generator:
     @_fresh_each_call  # a new draw at every tf.function call
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "normal")
-        return _from_numpy(_to_numpy(_normal(self._rng, shape, mean, stddev, False), dtype))
+        return _from_numpy(_to_numpy(_normal(self._draws(), shape, mean, stddev, False), dtype))
 
     @_fresh_each_call  # a new draw at every tf.function call
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         dtype = _float_dtype(dtype, "truncated_normal")
-        return _from_numpy(_to_numpy(_normal(self._rng, shape, mean, stddev, True), dtype))
+        return _from_numpy(_to_numpy(_normal(self._draws(), shape, mean, stddev, True), dtype))
 
     @_fresh_each_call  # a new draw at every tf.function call
     def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
-        return _uniform(self._rng, shape, minval, maxval, dtype)
+        return _uniform(self._draws(), shape, minval, maxval, dtype)
+
+    def _draws(self):
+        # get_concrete_function: a throwaway generator, as the draw is discarded
+        return _np.random.default_rng(0) if _dry() else self._rng
 
     def split(self, count=1):
         """`count` new generators, each with its own stream derived from this one."""

@@ -79,4 +79,88 @@ SNIPPETS = {
                                   "'SAME', tf.nn.avg_pool2d))",
     "pool_nonfinite/keras_layer": "tf.keras.layers.MaxPooling2D()(tf.fill([1, 2, 2, 1], "
                                   "-np.inf))",
+    # -- get_concrete_function traces without running effects ------------------------------
+    "function_concrete/variables": """
+        v = tf.Variable(1.0)
+        log = []
+        @tf.function
+        def f(x):
+            log.append('traced')
+            v.assign_add(x)
+            return v * 2.0
+        cf = f.get_concrete_function(tf.constant(3.0))
+        before = (v.numpy(), list(log), f.experimental_get_tracing_count())
+        called = (cf(tf.constant(3.0)), f(tf.constant(3.0)), v.numpy(), list(log))
+        again = f.get_concrete_function(tf.TensorSpec([], tf.float32)) is cf
+        (before, called, again, f.experimental_get_tracing_count())
+    """,
+    "function_concrete/python_argument": """
+        log = []
+        @tf.function
+        def h(x, n):
+            log.append(n)
+            return x * n
+        ch = h.get_concrete_function(tf.constant([1.0, 2.0]), 3)
+        (log, ch(tf.constant([1.0, 2.0])), h(tf.constant([1.0, 2.0]), 3),
+         h.experimental_get_tracing_count(), log)
+    """,
+    "function_concrete/random": """
+        def generator_draws(concrete_first):
+            g = tf.random.Generator.from_seed(1)
+            @tf.function
+            def r():
+                return g.normal([2])
+            if concrete_first:
+                r.get_concrete_function()
+            return np.concatenate([r().numpy(), r().numpy(), g.normal([1]).numpy()])
+        def seeded_draws(concrete_first):
+            tf.random.set_seed(5)
+            @tf.function
+            def r(x):
+                return tf.random.uniform([2]) + x + tf.random.normal([1], seed=3)
+            if concrete_first:
+                r.get_concrete_function(tf.constant(0.0))
+            return np.concatenate([r(tf.constant(0.0)).numpy(), tf.random.uniform([2]).numpy()])
+        (bool((generator_draws(False) == generator_draws(True)).all()),
+         bool((seeded_draws(False) == seeded_draws(True)).all()))
+    """,
+    "function_concrete/print": """
+        import os, tempfile
+        path = os.path.join(tempfile.mkdtemp(), 'out.txt')
+        @tf.function
+        def p(x):
+            tf.print('value', x, output_stream='file://' + path)
+            return x + 1.0
+        p.get_concrete_function(tf.constant(1.0))
+        printed = os.path.exists(path)
+        (printed, p(tf.constant(2.0)), open(path).read(), p.experimental_get_tracing_count())
+    """,
+    "function_concrete/optimizer_step": """
+        opt = tf.keras.optimizers.SGD(0.1)
+        v = tf.Variable([1.0, 2.0])
+        @tf.function
+        def step():
+            with tf.GradientTape() as t:
+                loss = tf.reduce_sum(v * v)
+            opt.apply_gradients([(t.gradient(loss, v), v)])
+            return loss
+        c = step.get_concrete_function()
+        after = (int(opt.iterations.numpy()), v.numpy())
+        (after, step(), int(opt.iterations.numpy()), c(), int(opt.iterations.numpy()), v.numpy(),
+         step.experimental_get_tracing_count())
+    """,
+    "function_concrete/iterator_and_metric": """
+        it = iter(tf.data.Dataset.range(10).map(lambda x: tf.cast(x, tf.float32)))
+        @tf.function
+        def nxt(it):
+            return next(it) * 2.0
+        nxt.get_concrete_function(it)
+        m = tf.keras.metrics.Mean()
+        @tf.function
+        def upd(x):
+            m.update_state(x)
+            return m.result()
+        upd.get_concrete_function(tf.constant(4.0))
+        (next(it), m.result(), m.count, upd(tf.constant(4.0)))
+    """,
 }

@@ -5,8 +5,10 @@ import itertools
 import numpy as np
 import pytest
 
-from texflow.backends.layout import (broadcast_strides, collapse, contiguous_strides,
-                                     reduction_view)
+from texflow.backends.layout import (axis_view, broadcast_strides, collapse,
+                                     contiguous_strides, pow2_at_least, reduction_view,
+                                     reverse_view, row_parts, slice_view, strided_view,
+                                     tile_view, transpose_view)
 
 
 def _read(flat, shape, strides, offset=0):
@@ -45,3 +47,40 @@ def test_reduction_view_sums_as_numpy(shape, axes):
     got = moved.reshape(a, r, b).sum(axis=1).reshape(-1)
     assert np.array_equal(got, x.sum(axis=axes).reshape(-1))
     assert perm is None or b == 1
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3), (2, 3, 4), (1, 4, 1, 3)])
+def test_movement_views_read_what_numpy_moves(shape):
+    x = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    flat, rank = x.reshape(-1), len(shape)
+    perm = tuple(reversed(range(rank)))
+    assert np.array_equal(_read(flat, x.transpose(perm).shape, transpose_view(shape, perm)),
+                          x.transpose(perm))
+    begin = tuple(d // 2 for d in shape)
+    size = tuple(d - b for d, b in zip(shape, begin))
+    strides, offset = slice_view(shape, begin)
+    assert np.array_equal(_read(flat, size, strides, offset),
+                          x[tuple(slice(b, b + n) for b, n in zip(begin, size))])
+    window = [(d - 1, -1, d) if k % 2 else (0, 2, -(-d // 2)) for k, d in enumerate(shape)]
+    counts, strides, offset = strided_view(shape, window)
+    assert np.array_equal(_read(flat, counts, strides, offset),
+                          x[tuple(slice(a, None, st) for a, st, _ in window)])
+    axes = tuple(range(0, rank, 2))
+    strides, offset = reverse_view(shape, axes)
+    assert np.array_equal(_read(flat, shape, strides, offset), np.flip(x, axes))
+    multiples = tuple(k % 3 + 1 for k in range(rank))
+    split, strides = tile_view(shape, multiples)
+    assert np.array_equal(_read(flat, split, strides).reshape(-1),
+                          np.tile(x, multiples).reshape(-1))
+
+
+def test_axis_view_padding_and_parts():
+    assert axis_view((2, 3, 4, 5), 1) == (2, 3, 20)
+    assert axis_view((2, 3, 4, 5), -1) == (24, 5, 1)
+    assert axis_view((7,), 0) == (1, 7, 1)
+    assert [pow2_at_least(n, 4) for n in (1, 4, 5, 1024, 1025)] == [4, 4, 8, 1024, 2048]
+    assert [pow2_at_least(n, 2) for n in (1, 3)] == [2, 4]
+    for rows, per_row, part, most in [(1, 1, 512, 256), (100, 30, 512, 256), (64, 600, 512, 8),
+                                      (3, 2000, 512, 256), (1000, 1000, 512, 1)]:
+        per, parts = row_parts(rows, per_row, part, most)
+        assert 1 <= parts <= min(most, rows) and (parts - 1) * per < rows <= parts * per

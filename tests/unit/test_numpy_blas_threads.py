@@ -48,5 +48,6 @@ def test_a_large_product_keeps_numpys_threads():
         work(1 << 10, 1 << 10)          # small: one thread
         work(1 << 13, 1 << 13)          # 2**26 multiply-adds: numpy's threads
         assert seen == [[1] * len(seen[0]), [2] * len(seen[0])]
-    assert matmul._matmul_work(np.zeros((2, 512, 512)), np.zeros((512, 64)), False, False) \
-        == 2 * 512 * 512 * 64
+    # a work estimate takes its kernel's arguments, the context (unused) first
+    assert matmul._matmul_work(None, np.zeros((2, 512, 512)), np.zeros((512, 64)), False,
+                               False) == 2 * 512 * 512 * 64

@@ -96,3 +96,31 @@ def test_every_public_op_states_its_names_where_it_is_defined():
                 unexported.append(f"{space}.{name}")
     assert not unexported, f"names not published with export(): {unexported}"
     assert tf.nn.__all__ and set(tf.nn.__all__) == set(exports("nn"))
+
+
+# The first parameter of every kernel: the language's per-call context (docs/ADDING_AN_OP.md
+# "Other ops"). GLSL kernels call their PlanBuilder `b`, as every GLSL helper does.
+CONTEXT = {"numpy": "k", "glsl": "b", "wgsl": "k"}
+OLD_STYLE = {"be", "inputs", "out_shape", "out_dtype"}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_kernel_follows_the_calling_convention(language):
+    """fn(k, *inputs, **attrs): the context first, then the inputs (named, or *inputs),
+    then attrs by name; a kernel written to another convention (the context missing, or
+    the runtime's arguments listed) is named here rather than failing at its first call."""
+    import inspect
+
+    importlib.import_module(LANGUAGES[language])
+    wrong = []
+    for name, fn in sorted(kernels_for(language).items()):
+        params = list(inspect.signature(fn).parameters.values())
+        first = params[0] if params else None
+        if (first is None or first.name != CONTEXT[language]
+                or first.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD
+                or first.default is not inspect.Parameter.empty
+                or any(p.name in OLD_STYLE and p.kind is not p.VAR_POSITIONAL
+                       for p in params[1:])):
+            wrong.append(f"{name}{inspect.signature(fn)}")
+    assert not wrong, f"{language} kernels not of the form fn({CONTEXT[language]}, " \
+        f"*inputs, **attrs): {wrong}"

@@ -50,6 +50,7 @@ class Function:
         self._tracing_count = 0
         self._signature = False  # inspect.Signature of the Python function (None: unknown)
         self._positional = -1    # its number of parameters if all are positional, else -1
+        self._defaults = ()      # then: the defaults of its last parameters, in order
         self._detector = _detector_for(python_function)
         functools.update_wrapper(self, python_function)
 
@@ -67,9 +68,15 @@ class Function:
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs), tracing it
-        if needed. TensorFlow traces without running; texflow traces by running the
-        function on the arguments (zeros for a TensorSpec) and then gives every
-        Variable it assigned its previous value back."""
+        if needed; a later call with the same signature replays it, tracing nothing.
+
+        As in TensorFlow, the trace changes no state: Python side effects happen (once),
+        but no Variable changes, no random number is drawn from any generator a later
+        call would see, tf.print prints nothing and no iterator loses an element.
+        texflow traces by running the function's ops on the arguments (zeros for a
+        TensorSpec), with its host code dry (engine/trace.py `dry`), then gives every
+        Variable it assigned its previous value back.
+        """
         return self._concrete_for(None, args, kwargs)
 
     def _concrete_for(self, instance, args, kwargs):
@@ -91,7 +98,7 @@ class Function:
         concrete = self._lookup(key, instance)
         if concrete is None:
             call_args = (instance,) + tuple(args) if instance is not None else args
-            concrete, _ = self._trace(key, tensors, call_args, kwargs, instance, restore=True)
+            concrete, _ = self._trace(key, tensors, call_args, kwargs, instance, dry=True)
         return concrete
 
     def __call__(self, *args, **kwargs):
@@ -121,9 +128,11 @@ class Function:
                               quiet=self._input_signature is not None)
         return result
 
-    def _trace(self, key, tensors, args, kwargs, instance=None, restore=False):
+    def _trace(self, key, tensors, args, kwargs, instance=None, dry=False):
+        """Traces the function; `dry`: leaving no effect (get_concrete_function)."""
         name = getattr(self._python_function, "__name__", "function")
         tracer = trace.Tracer(name)
+        tracer.dry = dry
         for x in tensors:
             tracer.add_argument(x)
         with trace.tracing(tracer):
@@ -133,7 +142,7 @@ class Function:
             except BaseException:
                 tracer.restore_variables()
                 raise
-        if restore:
+        if dry:
             tracer.restore_variables()
         else:
             tracer.release_saved()
@@ -172,13 +181,24 @@ class Function:
                 self._signature = inspect.signature(self._python_function)
             except (TypeError, ValueError):
                 self._signature = None
-            # the common call, every parameter given by position, needs no binding
+            # the common call, every parameter given by position (defaults filling the
+            # last ones), needs no binding: `inspect` costs ~50 us a call in Pyodide
             simple = self._signature is not None and all(
                 p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                 for p in self._signature.parameters.values())
             self._positional = len(self._signature.parameters) if simple else -1
-        if self._signature is None or (
-                not kwargs and len(args) + method == self._positional):
+            if simple:
+                defaults = [p.default for p in self._signature.parameters.values()]
+                while defaults and defaults[0] is inspect.Parameter.empty:
+                    del defaults[0]
+                if not any(d is inspect.Parameter.empty for d in defaults):
+                    self._defaults = tuple(defaults)
+        if self._signature is None:
+            return args, kwargs
+        missing = self._positional - len(args) - method
+        if not kwargs and 0 <= missing <= len(self._defaults):
+            if missing:
+                args = tuple(args) + self._defaults[len(self._defaults) - missing:]
             return args, kwargs
         try:
             bound = self._signature.bind(*((None,) if method else ()), *args, **kwargs)

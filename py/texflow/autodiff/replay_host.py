@@ -25,6 +25,7 @@ writes into its inputs), so a bare value that views another array's data is safe
 import numpy as np
 
 from .. import dtypes
+from ..backends.numpy import Call
 from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_into
@@ -52,7 +53,7 @@ class HostProgram:
         for event in self.events:
             kind = event[0]
             if kind is _KERNEL:
-                _, fn, attrs, args, bare_in, nd_in, outs, joint, bare_free, nd_free = event
+                _, fn, k, attrs, args, bare_in, nd_in, outs, joint, bare_free, nd_free = event
                 args = args.copy()  # the trace's Python scalars in place
                 for p, k in bare_in:
                     args[p] = values[k]
@@ -61,7 +62,7 @@ class HostProgram:
                     if storage is None or storage.backend is not be:
                         storage = _moved(values[k], be)
                     args[p] = storage.handle.reshape(dims)
-                result = be.call(fn, args, attrs)
+                result = be.call(fn, k, args, attrs)
                 if joint:
                     for out, r in zip(outs, result):
                         _store(values, out, r, be, tracked)
@@ -182,15 +183,17 @@ def build_host(steps, launchers, template, out_slots, state_slots, free, backend
                     bare_in.append((p, k))
                 elif not is_scalar(k):
                     nd_in.append((p, k, dims))
-            made = []
+            made, made_outs = [], []
             for k, (shape, dtype, size, cls, dims) in zip(outs, launch.plan.outputs):
                 wrap = None if k in bare else (cls, shape, dtype, size)
                 made.append((k, dims, np.dtype(dtypes.NUMPY[dtype]), wrap))
+                made_outs.append((dims, dtype))
+            context = Call(*made_outs[0], tuple(made_outs) if len(made_outs) > 1 else None)
             fn, attrs = launch.fn, dict(attrs or {})
             prepared = getattr(fn, "prepared", None)  # a kernel planned for one signature
             if prepared is not None:
                 fn, attrs = prepared(attrs), {}
-            events.append((_KERNEL, fn, attrs, args, tuple(bare_in), tuple(nd_in),
+            events.append((_KERNEL, fn, context, attrs, args, tuple(bare_in), tuple(nd_in),
                            tuple(made), op.num_outputs is None) + frees)
         elif kind == "dead":
             continue

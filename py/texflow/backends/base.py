@@ -5,7 +5,10 @@ and execute a kernel (compiling and caching what it derives from the op's
 signature, then launching). Kernels are functions registered per kernel
 language ('numpy', 'glsl', 'wgsl') under the op's name, with the `kernel`
 decorator, where they are defined. Runtimes sharing a language (webgpu in the
-browser and wgpu natively both run WGSL) share its kernels.
+browser and wgpu natively both run WGSL) share its kernels. Every kernel is called as
+`fn(k, *inputs, **attrs)`, `k` the language's per-call context (numpy `Call`, GLSL
+`PlanBuilder`, WGSL `Builder`: out_shape, out_dtype, outs, and what it builds with;
+docs/ADDING_AN_OP.md "Other ops").
 """
 
 import importlib
@@ -74,10 +77,30 @@ _ELEMENTWISE = {}  # op name -> Elementwise
 _GENERATORS = {}  # language -> make(Elementwise) -> kernel
 
 
+def numpy_elementwise(compute, arity=None):
+    """The numpy kernel of an elementwise op whose values are `compute(*inputs, **attrs)`
+    (its context unused: the backend casts and broadcasts the result). `kernel.compute`
+    is `compute`: fused kernels call it per node, with no context. A unary or binary
+    op without attrs (`arity` 1 or 2) gets a wrapper that packs no arguments: it runs
+    at every eager launch."""
+    if arity == 1:
+        def elementwise(k, x):
+            return compute(x)
+    elif arity == 2:
+        def elementwise(k, x, y):
+            return compute(x, y)
+    else:
+        def elementwise(k, *inputs, **attrs):
+            return compute(*inputs, **attrs)
+    elementwise.compute = compute
+    elementwise.__name__ = elementwise.__qualname__ = getattr(compute, "__name__", "compute")
+    return elementwise
+
+
 def elementwise_kernels(spec):
     """Registers elementwise op `spec`'s numpy kernel and every language's generated one."""
     _ELEMENTWISE[spec.name] = spec
-    kernel(spec.name, "numpy")(spec.numpy)
+    kernel(spec.name, "numpy")(numpy_elementwise(spec.numpy, spec.arity))
     for language, make in _GENERATORS.items():
         kernel(spec.name, language)(make(spec))
 

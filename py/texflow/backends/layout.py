@@ -1,5 +1,7 @@
 """Array layout arithmetic the GPU kernel languages share: strides, merging axes that
-every operand walks as one, and the [A, R, B] view of a reduction.
+every operand walks as one, the [A, R, B] view of a reduction, the [A, n, B] view along
+one axis (scans, sorts), and how a kernel pads or cuts a length (sorts, conv2d's
+filter gradient).
 
 Arrays are stored flat in row-major order; a stride is in elements. Everything here is
 plain Python on shapes (tuples of ints), so GLSL and WGSL kernels agree on layouts.
@@ -25,6 +27,48 @@ def broadcast_strides(in_shape, out_shape):
                  for k in range(len(out_shape)))
 
 
+# -- the movement ops as strided reads: output element c (a multi-index over the view's
+# shape) reads the contiguous input at offset + sum(c_k * strides_k) ---------------------
+
+def transpose_view(shape, perm):
+    """Strides reading a contiguous `shape` at the multi-indices of its `perm` transpose."""
+    own = contiguous_strides(shape)
+    return tuple(own[p] for p in perm)
+
+
+def slice_view(shape, begin):
+    """(strides, offset) reading the slice of a contiguous `shape` starting at `begin`."""
+    own = contiguous_strides(shape)
+    return own, sum(b * s for b, s in zip(begin, own))
+
+
+def strided_view(shape, window):
+    """(counts, strides, offset): a strided slice of a contiguous `shape`, `window` a
+    (start, step, count) per axis, read over one axis per input axis (`counts`)."""
+    own = contiguous_strides(shape)
+    return (tuple(c for _, _, c in window),
+            tuple(step * s for (_, step, _), s in zip(window, own)),
+            sum(start * s for (start, _, _), s in zip(window, own)))
+
+
+def reverse_view(shape, axes):
+    """(strides, offset) reading a contiguous `shape` reversed along `axes`: negative
+    strides from each reversed axis's last element."""
+    own = contiguous_strides(shape)
+    return (tuple(-s if a in axes else s for a, s in enumerate(own)),
+            sum((shape[a] - 1) * own[a] for a in axes))
+
+
+def tile_view(shape, multiples):
+    """(split, strides): a tiling of a contiguous `shape` by `multiples` as a read over
+    [m0, n0, m1, n1, ...] (the output's row-major order), stride 0 along the m axes."""
+    split, strides = [], []
+    for m, n, s in zip(multiples, shape, contiguous_strides(shape)):
+        split += [m, n]
+        strides += [0, s]
+    return tuple(split), tuple(strides)
+
+
 def collapse(shape, stride_sets):
     """Merges the axes of `shape` that every stride set walks as one.
 
@@ -45,6 +89,36 @@ def collapse(shape, stride_sets):
         for s, src in zip(sets, stride_sets):
             s.append(src[k])
     return tuple(dims), [tuple(s) for s in sets]
+
+
+def axis_view(shape, axis):
+    """(A, n, B): an array of `shape` viewed as [A, n, B] along `axis` (outer, the axis,
+    inner), as scans and sorts walk it; `axis` may be negative."""
+    axis %= len(shape)
+    outer = inner = 1
+    for d in shape[:axis]:
+        outer *= d
+    for d in shape[axis + 1:]:
+        inner *= d
+    return outer, shape[axis], inner
+
+
+def pow2_at_least(n, least=1):
+    """The least power of two that is >= `n` and >= `least` (a power of two): the
+    padded length of a bitonic sort."""
+    p = least
+    while p < n:
+        p *= 2
+    return p
+
+
+def row_parts(rows, per_row, part, most):
+    """(rows per part, parts): `rows` rows of `per_row` items each cut into parts of
+    whole rows, about `part` items a part and at most `most` parts (at least one); all
+    parts but the last have the same number of rows."""
+    parts = max(1, min(-(-rows * per_row // part), most, rows))
+    per = -(-rows // parts)
+    return per, -(-rows // per)
 
 
 def reduction_view(shape, axes):

@@ -11,7 +11,9 @@ from .. import dtypes
 from .base import Backend
 
 
-def _nothing(*args, **kwargs):
+def _nothing(k, *inputs, **attrs):
+    """Every op's meta kernel, in the kernels' one convention (it is never launched:
+    `execute` makes no storage)."""
     return None
 
 

@@ -216,18 +216,18 @@ class WebGLBackend(Backend):
     def execute(self, fn, inputs, out_shape, out_dtype, attrs, key):
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._make_plan(key, fn, inputs, out_shape, out_dtype, attrs)
+            plan = self._make_plan(key, fn, inputs, ((out_shape, out_dtype),), attrs)
         return plan.run(self.pool, self._launch, self._many, inputs)
 
     def execute_joint(self, fn, inputs, outs, attrs, key):
         # the kernel adds outputs with PlanBuilder.output(): render targets of one launch
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._make_plan(key, fn, inputs, outs[0][0], outs[0][1], attrs)
+            plan = self._make_plan(key, fn, inputs, outs, attrs)
         return plan.run(self.pool, self._launch, self._many, inputs)
 
-    def _make_plan(self, key, fn, inputs, out_shape, out_dtype, attrs):
-        builder = PlanBuilder(self, inputs, out_shape, out_dtype)
+    def _make_plan(self, key, fn, inputs, outs, attrs):
+        builder = PlanBuilder(self, inputs, outs[0][0], outs[0][1], outs)
         try:
             fn(builder, *builder.args, **attrs)
         except BaseException:

@@ -318,6 +318,7 @@ class DatasetIterator:
         self._dataset = dataset
         self._gen = dataset._gen(Context(dataset.options()))
         self._tensors = tensors
+        self._ahead = []  # an element a get_concrete_function trace looked at
 
     def __iter__(self):
         return self
@@ -329,8 +330,11 @@ class DatasetIterator:
 
     next = __next__
 
-    def _next(self):
-        element = next(self._gen)
+    def _next(self, keep=False):
+        """The next element; `keep`: it stays the next one (a dry trace's)."""
+        element = self._ahead.pop() if self._ahead else next(self._gen)
+        if keep:
+            self._ahead.append(element)
         if type(element) is Failure:
             raise element.exc
         if self._tensors:
@@ -345,7 +349,7 @@ class DatasetIterator:
 
         def next_element():
             try:
-                element = self._next()
+                element = self._next(keep=trace.dry())
             except StopIteration:
                 raise OutOfRangeError("End of sequence") from None
             shapes = []

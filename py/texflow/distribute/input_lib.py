@@ -31,6 +31,7 @@ tests/data/distribute/file_shards.json).
 A dataset whose elements are not batched (scalar leaves) is sharded element by element.
 """
 
+import itertools
 import warnings
 
 import numpy as np
@@ -359,6 +360,8 @@ class DistributedIterator:
             got.append(element)
         if not got:
             raise StopIteration
+        if trace.dry():  # get_concrete_function takes no element for good
+            self._elements = itertools.chain(got, self._elements)
         return [_to_replica(self._strategy, e, r) for r, e in enumerate(got)]
 
     def get_next(self):

@@ -227,7 +227,8 @@ class StrategyExtended(KerasSupport):
             axis = _axis(axis, arrays[0].ndim)
             total = np.sum([np.sum(a, axis=axis) for a in arrays], axis=0)
             count = np.asarray(float(sum(a.shape[axis] for a in arrays)))
-        if self.worker_count > 1:
+        # (a dry trace, get_concrete_function's, sends nothing: its values are discarded)
+        if self.worker_count > 1 and not trace.dry():
             total, worker_count = self._cross_worker(
                 [total.astype(dtype), count.astype(np.float64)], "sum")
             if axis is not None:
@@ -249,7 +250,9 @@ class StrategyExtended(KerasSupport):
         arrays = [_host(v) for v in local]
         axis = _axis(axis, arrays[0].ndim)
         joined = np.concatenate(arrays, axis=axis)
-        if self.worker_count > 1:
+        if self.worker_count > 1 and trace.dry():  # sends nothing; the shape is right
+            joined = np.concatenate([joined] * self.worker_count, axis=axis)
+        elif self.worker_count > 1:
             moved = np.ascontiguousarray(np.moveaxis(joined, axis, 0))
             joined = np.moveaxis(self._gather_workers([moved])[0], 0, axis)
         return _tensor(joined)
@@ -287,6 +290,8 @@ class StrategyExtended(KerasSupport):
         return pairs
 
     def _sum_over_workers(self, grads):
+        if trace.dry():  # get_concrete_function sends nothing; the values are discarded
+            return list(grads)
         return [_tensor(s) for s in self._cross_worker([_host(g) for g in grads], "sum")]
 
     def _initial_value(self, value):

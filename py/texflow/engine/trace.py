@@ -42,6 +42,16 @@ def traced():
     return bool(_local.tracers)
 
 
+def dry():
+    """True while `get_concrete_function` traces on this thread. As TensorFlow's tracing,
+    it must change nothing: host code (`host_call`) then draws no random numbers (from
+    no generator whose state a later call would see), prints nothing, takes no element
+    from an iterator for good and sends nothing; its results are discarded, only their
+    shapes and dtypes shape the trace."""
+    tracers = _local.tracers
+    return bool(tracers) and tracers[-1].dry
+
+
 class Slot:
     """Marks where a traced value goes in a structure (host_call arguments, results)."""
 
@@ -83,6 +93,7 @@ class Tracer:
         # array made outside the recorder (a GradientTape's own view) is found here
         self.storage_slots = {}
         self._paused = 0
+        self.dry = False       # a get_concrete_function trace (see `dry()`)
 
     # -- slots ---------------------------------------------------------------------------
 
@@ -157,12 +168,14 @@ class Tracer:
 
     def record_assign(self, variable, value):
         """Variable `variable` takes `value`'s storage (called before the swap)."""
-        if self._paused:
-            return
         if id(variable) not in self.assigned:
+            # host code's assignments too (an optimizer's step count), which a replay
+            # makes again but `restore_variables` must undo as well
             storage = variable._storage
             storage.refs += 1
             self.assigned[id(variable)] = (variable, storage)
+        if self._paused:
+            return
         old = self.storage_slots.get(id(variable._storage))
         if old is not None and old[0] == self.slot_of(variable):
             # views of the value being replaced keep it: read it into a slot of its own

@@ -10,7 +10,7 @@ from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_view
-from ..engine.trace import fresh_each_call, traced
+from ..engine.trace import dry, fresh_each_call, traced
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
@@ -346,6 +346,8 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
 
 @fresh_each_call  # a new mask at every tf.function call
 def _dropout_mask(shape, rate, seed):
+    if dry():  # get_concrete_function: the mask is discarded, no seed's count advances
+        return from_numpy(np.ones(shape, np.float32))
     if seed is None:
         rng = np.random.default_rng()
     else:

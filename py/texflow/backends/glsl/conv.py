@@ -41,6 +41,7 @@ import math
 from ... import dtypes
 from ...resources import shader
 from ..base import kernel
+from ..layout import row_parts
 from . import epilogue as epilogues
 from .program import fill, head
 from .reduce import reduce_into
@@ -300,10 +301,8 @@ def conv2d_backprop_filter(b, x, dy, strides, dilations, pads, filter_shape):
     rows = dy.shape[0] * dy.shape[1]
     # parts of whole rows of OW window pixels; a large filter has fewer parts (it has
     # fragments enough) so that the partial sums stay small
-    parts = min(-(-rows * dy.shape[2] // FILTER_PART), MAX_FILTER_PARTS,
-                max(1, MAX_PARTIAL_SUMS // b.out.size))
-    per = -(-rows // max(parts, 1))
-    parts = -(-rows // per)
+    per, parts = row_parts(rows, dy.shape[2], FILTER_PART,
+                           min(MAX_FILTER_PARTS, max(1, MAX_PARTIAL_SUMS // b.out.size)))
     geometry = dict(_geometry(x.shape, dy.shape, filter_shape[:2], strides, pads, dilations),
                     uRows=per)
     if filter_shape[3] % 4 == 0:

@@ -13,7 +13,8 @@ import struct
 
 from ... import dtypes
 from ..base import kernel
-from ..layout import contiguous_strides
+from ..layout import (axis_view, reverse_view, slice_view, strided_view, tile_view,
+                      transpose_view)
 from .elementwise import map_launch
 from .program import Arg, fill, head, vec4_type
 
@@ -23,8 +24,7 @@ CONCAT_INPUTS = 8
 
 def transpose_into(b, out, x, perm):
     """Records a launch writing `x` transposed by `perm` into Arg `out`."""
-    strides = contiguous_strides(x.shape)
-    map_launch(b, out, [(x, x.type, [strides[p] for p in perm])], "x0", "copy")
+    map_launch(b, out, [(x, x.type, transpose_view(x.shape, perm))], "x0", "copy")
 
 
 @kernel("transpose", "glsl")
@@ -39,37 +39,27 @@ def broadcast_to(b, x, shape):
 
 @kernel("slice", "glsl")
 def slice_(b, x, begin, size):
-    strides = contiguous_strides(x.shape)
-    offset = sum(i * s for i, s in zip(begin, strides))
+    strides, offset = slice_view(x.shape, begin)
     map_launch(b, b.out, [(x, x.type, strides, offset)], "x0", "copy")
 
 
 @kernel("strided_slice", "glsl")
 def strided_slice(b, x, window, shape, **spec):
     # the output viewed as one axis per input axis (counts): a strided read of x
-    strides = contiguous_strides(x.shape)
-    offset = sum(start * s for (start, _, _), s in zip(window, strides))
-    view = Arg(b.out.ref, [c for _, _, c in window], b.out.dtype)
-    map_launch(b, view, [(x, x.type, [step * s for (_, step, _), s in zip(window, strides)],
-                          offset)], "x0", "copy")
+    counts, strides, offset = strided_view(x.shape, window)
+    view = Arg(b.out.ref, counts, b.out.dtype)
+    map_launch(b, view, [(x, x.type, strides, offset)], "x0", "copy")
 
 
 @kernel("reverse", "glsl")
 def reverse(b, x, axes):
-    # reversed axes read with negative strides from their last element
-    strides = contiguous_strides(x.shape)
-    offset = sum((x.shape[a] - 1) * strides[a] for a in axes)
-    flipped = [-s if a in axes else s for a, s in enumerate(strides)]
+    flipped, offset = reverse_view(x.shape, axes)
     map_launch(b, b.out, [(x, x.type, flipped, offset)], "x0", "copy")
 
 
 @kernel("tile", "glsl")
 def tile(b, x, multiples):
-    # out viewed as [m0, n0, m1, n1, ...]: x repeats along the m axes (stride 0)
-    split, strides = [], []
-    for m, n, s in zip(multiples, x.shape, contiguous_strides(x.shape)):
-        split += [m, n]
-        strides += [0, s]
+    split, strides = tile_view(x.shape, multiples)
     view = Arg(b.out.ref, split, b.out.dtype)
     map_launch(b, view, [(x, x.type, strides)], "x0", "copy")
 
@@ -108,21 +98,12 @@ def pad(b, x, paddings, constant_values):
               "uShape": [n + lo + hi for n, lo, hi in dims], "uValue": value})
 
 
-def _outer_axis_inner(shape, axis):
-    outer = inner = 1
-    for d in shape[:axis]:
-        outer *= d
-    for d in shape[axis + 1:]:
-        inner *= d
-    return outer, shape[axis], inner
-
-
 @kernel("concat", "glsl")
 def concat(b, *values, axis):
     # A launch reads at most CONCAT_INPUTS textures, so many inputs take several
     # passes, each copying its group's blocks and the rest from the previous pass.
     out = b.out
-    _, total, inner = _outer_axis_inner(out.shape, axis)
+    _, total, inner = axis_view(out.shape, axis)
     starts = [0]
     for v in values:
         starts.append(starts[-1] + v.shape[axis])
@@ -166,7 +147,7 @@ def _concat_source(t, count, has_prev, vec):
 
 @kernel("gather", "glsl")
 def gather(b, params, indices, axis):
-    outer, n, inner = _outer_axis_inner(params.shape, axis)
+    outer, n, inner = axis_view(params.shape, axis)
     t, vec = params.type, inner % 4 == 0
 
     def source():

@@ -226,14 +226,19 @@ def _resolve(ref, inputs, out, temps):
 class PlanBuilder:
     """Records the launches of one kernel call; `build()` gives the Plan.
 
-    Attributes: `out` (the output Arg), `args` (the input Args).
+    The runtime calls every GLSL kernel as `fn(b, *args, **attrs)` with a PlanBuilder `b`
+    (the convention of all three kernel languages: docs/ADDING_AN_OP.md) and the input
+    Args. Attributes: `backend`, `out` (the output Arg), `out_shape`, `out_dtype`,
+    `outs` ((shape, dtype) per output), `args` (the input Args).
     """
 
-    def __init__(self, backend, inputs, out_shape, out_dtype):
+    def __init__(self, backend, inputs, out_shape, out_dtype, outs=None):
         self.backend = backend
         self.args = [Arg(i, (), _SCALAR_DTYPES[type(x)], True) if type(x) in _SCALAR_DTYPES
                      else Arg(i, x.shape, x.dtype) for i, x in enumerate(inputs)]
         self.out = Arg(-1, out_shape, out_dtype)
+        self.out_shape, self.out_dtype = self.out.shape, out_dtype
+        self.outs = tuple(outs or ((self.out_shape, out_dtype),))
         self.steps = []
         self.temp_keys = []
         self.js_ids = []

@@ -11,6 +11,7 @@ Cost: n log2(n) reads per row instead of n, in few launches.
 """
 
 from ..base import kernel
+from ..layout import axis_view
 from .program import fill, functions, head, vec4_type
 
 _FILES = ("math.glsl", "binary_ops.glsl", "reduce_ops.glsl")
@@ -68,10 +69,7 @@ def _texel_passes(n, inner, exclusive, reverse):
 
 
 def _scan(b, x, axis, exclusive, reverse, op, identity):
-    inner = 1
-    for d in x.shape[axis + 1:]:
-        inner *= d
-    n = x.shape[axis]
+    _, n, inner = axis_view(x.shape, axis)
     t = x.type
     t4 = vec4_type(t)
     texel_passes = _texel_passes(n, inner, exclusive, reverse)

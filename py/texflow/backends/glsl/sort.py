@@ -11,6 +11,7 @@ permute_last_axis is a per-row gather.
 
 from ... import dtypes
 from ..base import kernel
+from ..layout import axis_view, pow2_at_least
 from .elementwise import map_launch
 from .program import Arg, fill, head, vec4_type
 
@@ -40,9 +41,7 @@ _BODIES = {
 def bitonic_plan(n):
     """(padded length P, [(k, j)] of the passes after the first): j >= 4 passes, and
     j == 2 standing for the fused distances 2 and 1."""
-    p = 4
-    while p < n:
-        p *= 2
+    p = pow2_at_least(n, 4)
     passes = []
     k = 8
     while k <= p:
@@ -62,8 +61,7 @@ def _source(kind, t):
 
 @kernel("argsort", "glsl")
 def argsort(b, x, descending):
-    n = x.shape[-1]
-    rows = x.size // n
+    rows, n, _ = axis_view(x.shape, -1)
     p, passes = bitonic_plan(n)
     t = x.type
     pairs = [[b.temp((rows, p), dtypes.int32), b.temp((rows, p), dtypes.int32)]

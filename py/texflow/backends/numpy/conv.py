@@ -72,28 +72,28 @@ def _unpad(xp, pads, shape):
 
 
 # Multiply-adds of each product (blas.py: large ones keep numpy's BLAS threads).
-def _conv_work(x, w, strides, dilations, pads):
+def _conv_work(k, x, w, strides, dilations, pads):
     return x.size * w.size // (x.shape[3] * strides[0] * strides[1] or 1)
 
 
-def _input_grad_work(dy, w, strides, dilations, pads, input_shape):
+def _input_grad_work(k, dy, w, strides, dilations, pads, input_shape):
     return dy.size * w.size // w.shape[3]
 
 
-def _filter_grad_work(x, dy, strides, dilations, pads, filter_shape):
+def _filter_grad_work(k, x, dy, strides, dilations, pads, filter_shape):
     return dy.size * filter_shape[0] * filter_shape[1] * filter_shape[2]
 
 
 @kernel("conv2d", "numpy")
 @one_blas_thread(work=_conv_work)
-def conv2d(x, w, strides, dilations, pads):
+def conv2d(k, x, w, strides, dilations, pads):
     cols, out = _columns(x, w.shape[:2], strides, dilations, pads)
     return (cols @ w.reshape(-1, w.shape[3])).reshape(out + (w.shape[3],))
 
 
 @kernel("conv2d_backprop_input", "numpy")
 @one_blas_thread(work=_input_grad_work)
-def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
+def conv2d_backprop_input(k, dy, w, strides, dilations, pads, input_shape):
     n, h, wd, c = input_shape
     kh, kw = w.shape[:2]
     # Every output pixel's contribution to each window position, in one product.
@@ -108,7 +108,7 @@ def conv2d_backprop_input(dy, w, strides, dilations, pads, input_shape):
 
 @kernel("conv2d_backprop_filter", "numpy")
 @one_blas_thread(work=_filter_grad_work)
-def conv2d_backprop_filter(x, dy, strides, dilations, pads, filter_shape):
+def conv2d_backprop_filter(k, x, dy, strides, dilations, pads, filter_shape):
     cols, _ = _columns(x, filter_shape[:2], strides, dilations, pads)
     return (cols.T @ dy.reshape(-1, dy.shape[3])).reshape(filter_shape)
 
@@ -130,7 +130,7 @@ LOWEST = np.finfo(np.float32).min
 
 
 @kernel("max_pool", "numpy")
-def max_pool(x, ksize, strides, pads):
+def max_pool(k, x, ksize, strides, pads):
     tiles = _tiles(x, ksize, strides, pads)
     if tiles is not None:
         out = np.full(tiles[:, :, 0, :, 0].shape, LOWEST, np.float32)
@@ -144,7 +144,7 @@ def max_pool(x, ksize, strides, pads):
 
 
 @kernel("max_pool_grad", "numpy")
-def max_pool_grad(x, dy, ksize, strides, pads):
+def max_pool_grad(k, x, dy, ksize, strides, pads):
     """Routes each output's gradient to its window's maximum by TensorFlow's MaxPoolGrad
     rule: the first in-image tap, then a strictly greater value (so a NaN holds the
     gradient only where it is the first tap, and a window of -inf only sends it to its
@@ -235,14 +235,14 @@ def _counts(shape, ksize, strides, pads):
 
 
 @kernel("avg_pool", "numpy")
-def avg_pool(x, ksize, strides, pads):
+def avg_pool(k, x, ksize, strides, pads):
     with np.errstate(invalid="ignore"):  # inf - inf: NaN, as TensorFlow's
         total = _patches(_pad(x, pads), ksize, strides, (1, 1)).sum(axis=(3, 4))
     return total / _counts(x.shape, ksize, strides, pads)
 
 
 @kernel("avg_pool_grad", "numpy")
-def avg_pool_grad(dy, ksize, strides, pads, input_shape):
+def avg_pool_grad(k, dy, ksize, strides, pads, input_shape):
     n, h, w, c = input_shape
     share = dy / _counts(input_shape, ksize, strides, pads)
     dxp = np.zeros((n, h + pads[0] + pads[1], w + pads[2] + pads[3], c), np.float32)

@@ -6,13 +6,9 @@ function); `where` and `cast` register theirs below."""
 
 import numpy as np
 
-from ..base import kernel
+from ..base import kernel, numpy_elementwise
 
 _f32 = np.float32
-
-
-def _k(name):
-    return kernel(name, "numpy")
 
 
 def _num(x):
@@ -223,12 +219,10 @@ def minimum(a, b):
     return np.minimum(a, b)
 
 
-@_k("where")
 def where(cond, a, b):
     return np.where(cond, a, b)
 
 
-@_k("cast")
 @_quiet
 def cast(x, dtype):
     if dtype == "bool":
@@ -236,3 +230,7 @@ def cast(x, dtype):
     if dtype == "int32" and x.dtype.kind == "f":
         return np.trunc(x).astype(np.int32)
     return x
+
+
+kernel("where", "numpy")(numpy_elementwise(where))
+kernel("cast", "numpy")(numpy_elementwise(cast))

@@ -33,14 +33,14 @@ _IN_PLACE = {
 
 
 @kernel("matmul_epilogue", "numpy")
-def matmul_epilogue(a, b, *extras, program, transpose_a, transpose_b):
-    return apply(matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b), extras,
+def matmul_epilogue(k, a, b, *extras, program, transpose_a, transpose_b):
+    return apply(matmul(k, a, b, transpose_a=transpose_a, transpose_b=transpose_b), extras,
                  program)
 
 
 @kernel("conv2d_epilogue", "numpy")
-def conv2d_epilogue(x, w, *extras, program, strides, dilations, pads):
-    return apply(conv2d(x, w, strides=strides, dilations=dilations, pads=pads), extras,
+def conv2d_epilogue(k, x, w, *extras, program, strides, dilations, pads):
+    return apply(conv2d(k, x, w, strides=strides, dilations=dilations, pads=pads), extras,
                  program)
 
 

@@ -97,11 +97,13 @@ def _make_plan(args, program):
         if fast[j]:
             nodes.append((_UFUNCS[name][0], None, attrs, ops, info[j], reuse, tuple(drop)))
         else:
-            nodes.append((None, table[name], attrs, ops, info[j][0], None, tuple(drop)))
+            nodes.append((None, table[name].compute, attrs, ops, info[j][0], None,
+                          tuple(drop)))
     return tuple(nodes)
 
 
-def _evaluate(args, program):
+def evaluate(args, program):
+    """Every node's value of `program` on `args` (planned once per signature)."""
     key = (program, _signature(args))
     plan = _plans.get(key)
     if plan is None:
@@ -131,7 +133,7 @@ def _prepared(program, multi):
     autodiff/replay_host.py): planned at its first call, with no signature after."""
     plan = []
 
-    def fused(*args):
+    def fused(k, *args):
         if not plan:
             plan.append(_make_plan(args, program))
         values = _run(plan[0], args)
@@ -146,24 +148,24 @@ def _cast(result, np_dtype):
 
 
 def node_value(table, name, ins, attrs, dtype):
-    """Op `name`'s kernel from `table` on `ins`, as a numpy array of `dtype` (the node's
-    value as a separate launch would store it)."""
-    return _cast(table[name](*ins, **attrs), dtypes.NUMPY[dtype])
+    """Op `name`'s values by its kernel from `table` on `ins`, as a numpy array of `dtype`
+    (the node's value as a separate launch would store it)."""
+    return _cast(table[name].compute(*ins, **attrs), dtypes.NUMPY[dtype])
 
 
 @kernel("fused_elementwise", "numpy")
-def fused_elementwise(*args, program):
-    return _evaluate(args, program)[-1]
+def fused_elementwise(k, *args, program):
+    return evaluate(args, program)[-1]
 
 
 @kernel("fused_elementwise_multi", "numpy")
-def fused_elementwise_multi(*args, program, output_index=None):
-    values = _evaluate(args, program)
+def fused_elementwise_multi(k, *args, program, output_index=None):
+    values = evaluate(args, program)
     if output_index is not None:  # one output (the engine's host path)
         return values[program.outputs[output_index]]
     return tuple(values[j] for j in program.outputs)
 
 
-# for callers that keep one signature: prepared(attrs) -> kernel(*args)
+# for callers that keep one signature: prepared(attrs) -> kernel(k, *args)
 fused_elementwise.prepared = lambda attrs: _prepared(attrs["program"], False)
 fused_elementwise_multi.prepared = lambda attrs: _prepared(attrs["program"], True)

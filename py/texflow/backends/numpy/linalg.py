@@ -7,7 +7,7 @@ from ..base import kernel
 
 
 @kernel("matrix_norm2", "numpy")
-def matrix_norm2(x):
+def matrix_norm2(k, x):
     """The largest singular value of each matrix (the last two axes)."""
     if 0 in x.shape[-2:]:
         return np.zeros(x.shape[:-2], np.float32)
@@ -15,7 +15,7 @@ def matrix_norm2(x):
 
 
 @kernel("matrix_norm2_vectors", "numpy")
-def matrix_norm2_vectors(x):
+def matrix_norm2_vectors(k, x):
     """u1 v1^T of each matrix: the gradient of its largest singular value."""
     if 0 in x.shape[-2:]:
         return np.zeros(x.shape, np.float32)

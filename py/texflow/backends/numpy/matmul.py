@@ -6,13 +6,13 @@ from ..base import kernel
 from .blas import one_blas_thread
 
 
-def _matmul_work(a, b, transpose_a, transpose_b):
+def _matmul_work(k, a, b, transpose_a, transpose_b):
     return a.size * (b.shape[-2] if transpose_b else b.shape[-1])
 
 
 @kernel("matmul", "numpy")
 @one_blas_thread(work=_matmul_work)
-def matmul(a, b, transpose_a, transpose_b):
+def matmul(k, a, b, transpose_a, transpose_b):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
     if transpose_b:

@@ -7,27 +7,27 @@ from ..base import kernel
 
 
 @kernel("transpose", "numpy")
-def transpose(x, perm):
+def transpose(k, x, perm):
     return np.transpose(x, perm)
 
 
 @kernel("broadcast_to", "numpy")
-def broadcast_to(x, shape):
+def broadcast_to(k, x, shape):
     return np.broadcast_to(x, shape)
 
 
 @kernel("reverse", "numpy")
-def reverse(x, axes):
+def reverse(k, x, axes):
     return np.flip(x, axes) if axes else x
 
 
 @kernel("slice", "numpy")
-def slice_(x, begin, size):
+def slice_(k, x, begin, size):
     return x[tuple(slice(b, b + s) for b, s in zip(begin, size))]
 
 
 @kernel("strided_slice", "numpy")
-def strided_slice(x, window, shape, **spec):
+def strided_slice(k, x, window, shape, **spec):
     index = []
     for start, step, count in window:
         stop = start + step * count  # start is -1 (before the first) only when count is 0
@@ -37,26 +37,26 @@ def strided_slice(x, window, shape, **spec):
 
 
 @kernel("pad", "numpy")
-def pad(x, paddings, constant_values):
+def pad(k, x, paddings, constant_values):
     return np.pad(x, paddings, constant_values=constant_values)
 
 
 @kernel("tile", "numpy")
-def tile(x, multiples):
+def tile(k, x, multiples):
     return np.tile(x, multiples) if multiples else x
 
 
 @kernel("concat", "numpy")
-def concat(*values, axis):
+def concat(k, *values, axis):
     return np.concatenate(values, axis=axis)
 
 
 @kernel("gather", "numpy")
-def gather(params, indices, axis):
+def gather(k, params, indices, axis):
     n = params.shape[axis]
     bad = (indices < 0) | (indices >= n)
     if bad.any():  # on the host every index is known: TensorFlow's CPU error
-        where = ",".join(str(int(k)) for k in np.unravel_index(np.flatnonzero(bad)[0],
+        where = ",".join(str(int(c)) for c in np.unravel_index(np.flatnonzero(bad)[0],
                                                                 bad.shape)) if bad.ndim else ""
         raise InvalidArgumentError(f"indices[{where}] = {indices[bad].reshape(-1)[0]} is not "
                                    f"in [0, {n})")
@@ -64,11 +64,11 @@ def gather(params, indices, axis):
 
 
 @kernel("unsorted_segment_sum", "numpy")
-def unsorted_segment_sum(data, ids, num_segments):
+def unsorted_segment_sum(k, data, ids, num_segments):
     out = np.zeros((num_segments,) + data.shape[1:], data.dtype)
     if (ids >= num_segments).any():  # TensorFlow rejects these (and drops negative ids)
-        k = int(np.flatnonzero(ids >= num_segments)[0])
-        raise InvalidArgumentError(f"segment_ids[{k}] = {ids[k]} is out of range "
+        i = int(np.flatnonzero(ids >= num_segments)[0])
+        raise InvalidArgumentError(f"segment_ids[{i}] = {ids[i]} is out of range "
                                    f"[0, {num_segments})")
     keep = (ids >= 0) & (ids < num_segments)
     np.add.at(out, ids[keep], data[keep])

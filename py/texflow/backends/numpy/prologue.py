@@ -5,10 +5,10 @@ numbers of the separate launches, in one call.
 """
 
 from ..base import kernel, kernels_for
-from .fused import fused_elementwise
+from .fused import evaluate
 
 
 @kernel("reduce_prologue", "numpy")
-def reduce_prologue(*args, program, reduction, axes, keepdims):
-    value = fused_elementwise(*args, program=program)
-    return kernels_for("numpy")[reduction](value, axes=axes, keepdims=keepdims)
+def reduce_prologue(k, *args, program, reduction, axes, keepdims):
+    value = evaluate(args, program)[-1]
+    return kernels_for("numpy")[reduction](k, value, axes=axes, keepdims=keepdims)

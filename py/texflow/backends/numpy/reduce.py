@@ -13,7 +13,7 @@ _BLAS_SUM = 1 << 16
 
 
 @kernel("sum", "numpy")
-def sum(x, axes, keepdims):  # noqa: A001
+def sum(k, x, axes, keepdims):  # noqa: A001
     if x.dtype == np.bool_:
         x = x.astype(np.int32)
     lead = len(axes)
@@ -33,7 +33,7 @@ def _sum_rows(m):
 
 
 @kernel("prod", "numpy")
-def prod(x, axes, keepdims):
+def prod(k, x, axes, keepdims):
     with np.errstate(invalid="ignore", over="ignore"):
         return np.prod(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
 
@@ -49,7 +49,7 @@ def _identity(dtype, which):
 
 
 def _extreme(fn, which):
-    def reduce(x, axes, keepdims):
+    def reduce(k, x, axes, keepdims):
         if x.size == 0:
             shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape)) if keepdims \
                 else tuple(d for i, d in enumerate(x.shape) if i not in axes)
@@ -63,10 +63,10 @@ kernel("min", "numpy")(_extreme(np.min, "min"))
 
 
 @kernel("argmax", "numpy")
-def argmax(x, axis, keepdims):
+def argmax(k, x, axis, keepdims):
     return np.argmax(x, axis=axis, keepdims=keepdims)
 
 
 @kernel("argmin", "numpy")
-def argmin(x, axis, keepdims):
+def argmin(k, x, axis, keepdims):
     return np.argmin(x, axis=axis, keepdims=keepdims)

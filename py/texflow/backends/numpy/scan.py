@@ -6,7 +6,7 @@ from ..base import kernel
 
 
 def _scan(fn, identity):
-    def scan(x, axis, exclusive, reverse):
+    def scan(k, x, axis, exclusive, reverse):
         if reverse:
             x = np.flip(x, axis)
         with np.errstate(all="ignore"):

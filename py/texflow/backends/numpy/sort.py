@@ -6,7 +6,7 @@ from ..base import kernel
 
 
 @kernel("argsort", "numpy")
-def argsort(x, descending):
+def argsort(k, x, descending):
     if not descending:
         return np.argsort(x, axis=-1, kind="stable")
     # stable descending: sort the reversed rows ascending, read from the end
@@ -15,5 +15,5 @@ def argsort(x, descending):
 
 
 @kernel("permute_last_axis", "numpy")
-def permute_last_axis(x, perm):
+def permute_last_axis(k, x, perm):
     return np.take_along_axis(x, perm, axis=-1)

@@ -10,6 +10,7 @@ in numpy's order (window offsets row-major).
 """
 
 from ..base import kernel
+from ..layout import row_parts
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
 from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
@@ -100,9 +101,7 @@ def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations,
     kh, kw, _, oc = filter_shape
     _, oh, ow, _ = dy_shape
     rows, f, co4 = n * oh, kh * kw * c, oc // 4
-    parts = max(1, min(-(-rows * ow // FILTER_PART), MAX_FILTER_PARTS, rows))
-    per = -(-rows // parts)
-    parts = -(-rows // per)
+    per, parts = row_parts(rows, ow, FILTER_PART, MAX_FILTER_PARTS)
     total = parts * f * co4
     dst = builder.out if parts == 1 else builder.temp(16 * total)
     meta = [total, co4, f, oh, ow, h, w, c, kw, *strides, *dilations, pads[0], pads[2], rows,
@@ -115,26 +114,26 @@ def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations,
 
 
 @kernel("conv2d", "wgsl")
-def conv2d(be, inputs, out_shape, out_dtype, strides, dilations, pads, program=None):
+def conv2d(k, *inputs, strides, dilations, pads, program=None):
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
-    rows, cols = size_of(out_shape[:3]), kh * kw * c
+    rows, cols = size_of(k.out_shape[:3]), kh * kw * c
     builder = Builder(len(inputs))
-    epilogue = None if program is None else epilogue_of(program, extras, out_shape)
+    epilogue = None if program is None else epilogue_of(program, extras, k.out_shape)
     if _direct(c, oc):
-        _conv_direct(builder, x.shape, w.shape, out_shape, strides, dilations, pads, epilogue)
-        return builder.recipe(4 * size_of(out_shape))
-    patches = _patches(builder, 0, x.shape, (kh, kw), out_shape[1:3], strides, dilations, pads)
-    matmul_steps(be, builder, Operand((rows, cols), "float32", patches),
+        _conv_direct(builder, x.shape, w.shape, k.out_shape, strides, dilations, pads, epilogue)
+        return builder.recipe(4 * size_of(k.out_shape))
+    patches = _patches(builder, 0, x.shape, (kh, kw), k.out_shape[1:3], strides, dilations, pads)
+    matmul_steps(k.backend, builder, Operand((rows, cols), "float32", patches),
                  Operand((cols, oc), "float32", 1), (rows, oc), "float32", epilogue=epilogue)
-    return builder.recipe(4 * size_of(out_shape))
+    return builder.recipe(4 * size_of(k.out_shape))
 
 
 kernel("conv2d_epilogue", "wgsl")(conv2d)  # the product through an epilogue (matmul's)
 
 
 @kernel("conv2d_backprop_filter", "wgsl")
-def conv2d_backprop_filter(be, inputs, out_shape, out_dtype, strides, dilations, pads,
+def conv2d_backprop_filter(k, *inputs, strides, dilations, pads,
                            filter_shape):
     x, dy = inputs
     kh, kw, c, oc = filter_shape
@@ -142,15 +141,15 @@ def conv2d_backprop_filter(be, inputs, out_shape, out_dtype, strides, dilations,
     builder = Builder(2)
     if _direct(c, oc):
         _filter_direct(builder, x.shape, dy.shape, filter_shape, strides, dilations, pads)
-        return builder.recipe(4 * size_of(out_shape))
+        return builder.recipe(4 * size_of(k.out_shape))
     patches = _patches(builder, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)
-    matmul_steps(be, builder, Operand((rows, cols), "float32", patches),
+    matmul_steps(k.backend, builder, Operand((rows, cols), "float32", patches),
                  Operand((rows, oc), "float32", 1), (cols, oc), "float32", transpose_a=True)
-    return builder.recipe(4 * size_of(out_shape))
+    return builder.recipe(4 * size_of(k.out_shape))
 
 
 @kernel("conv2d_backprop_input", "wgsl")
-def conv2d_backprop_input(be, inputs, out_shape, out_dtype, strides, dilations, pads,
+def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
                           input_shape):
     dy, w = inputs
     kh, kw, c, oc = w.shape
@@ -161,7 +160,7 @@ def conv2d_backprop_input(be, inputs, out_shape, out_dtype, strides, dilations, 
     pointwise = _is_pointwise((kh, kw), strides, dilations, pads)
     # dcols = dy @ filter^T: the gradient of each patch entry
     dcols = builder.out if pointwise else builder.temp(4 * rows * cols)
-    matmul_steps(be, builder, Operand((rows, oc), "float32", 0),
+    matmul_steps(k.backend, builder, Operand((rows, oc), "float32", 0),
                  Operand((cols, oc), "float32", 1), (rows, cols), "float32", transpose_b=True,
                  out_ref=dcols)
     if not pointwise:
@@ -171,7 +170,7 @@ def conv2d_backprop_input(be, inputs, out_shape, out_dtype, strides, dilations, 
                 pads[2], cols * c_words // c]
         builder.add(Step(_program("col2im", [t], t, T=t, width=t), meta, grid_for(total),
                          (dcols, builder.out)))
-    return builder.recipe(4 * size_of(out_shape))
+    return builder.recipe(4 * size_of(k.out_shape))
 
 
 # -- pooling -----------------------------------------------------------------------------
@@ -236,9 +235,9 @@ def _one(step, out_shape):
 
 
 def _pool_kernel(kind):
-    def plan(be, inputs, out_shape, out_dtype, ksize, strides, pads):
-        return _one(_pool_step(kind, 0, 1, inputs[0].shape, out_shape[1:3], ksize, strides,
-                               pads), out_shape)
+    def plan(k, *inputs, ksize, strides, pads):
+        return _one(_pool_step(kind, 0, 1, inputs[0].shape, k.out_shape[1:3], ksize, strides,
+                               pads), k.out_shape)
     kernel(f"{kind}_pool", "wgsl")(plan)
 
 
@@ -266,20 +265,20 @@ def _tiles_grad(x_shape, out_hw, ksize):
 
 
 @kernel("max_pool_grad", "wgsl")
-def max_pool_grad(be, inputs, out_shape, out_dtype, ksize, strides, pads):
+def max_pool_grad(k, *inputs, ksize, strides, pads):
     x, dy = inputs
     if tuple(strides) == tuple(ksize) and pads[0] == 0 and pads[2] == 0:
-        return _one(_tiles_grad(x.shape, dy.shape[1:3], ksize), out_shape)
+        return _one(_tiles_grad(x.shape, dy.shape[1:3], ksize), k.out_shape)
     builder = Builder(2)
     first = builder.temp(4 * dy.size)
     builder.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
     builder.add(_pool_grad_step("max", (1, first), builder.out, x.shape, dy.shape[1:3], ksize,
                                 strides, pads))
-    return builder.recipe(4 * size_of(out_shape))
+    return builder.recipe(4 * size_of(k.out_shape))
 
 
 @kernel("avg_pool_grad", "wgsl")
-def avg_pool_grad(be, inputs, out_shape, out_dtype, ksize, strides, pads, input_shape):
+def avg_pool_grad(k, *inputs, ksize, strides, pads, input_shape):
     dy = inputs[0]
     return _one(_pool_grad_step("avg", (0,), 1, input_shape, dy.shape[1:3], ksize, strides,
-                                pads), out_shape)
+                                pads), k.out_shape)

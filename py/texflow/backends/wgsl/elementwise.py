@@ -185,9 +185,9 @@ def spec(name, inputs, out_dtype, attrs):
 def _register(name, make):
     _SPECS[name] = make
 
-    def plan(be, inputs, out_shape, out_dtype, **attrs):
-        expr, ops_file, computes = make(inputs, STORAGE[out_dtype], **attrs)
-        return _map_recipe(name, expr, ops_file, inputs, out_shape, out_dtype, computes)
+    def plan(k, *inputs, **attrs):
+        expr, ops_file, computes = make(inputs, STORAGE[k.out_dtype], **attrs)
+        return _map_recipe(name, expr, ops_file, inputs, k.out_shape, k.out_dtype, computes)
     plan.__name__ = name
     return plan
 

@@ -44,11 +44,11 @@ def _literal(value, t):
 
 
 @kernel("fused_elementwise", "wgsl")
-def fused_elementwise(be, inputs, out_shape, out_dtype, program):
+def fused_elementwise(k, *inputs, program):
     expr, files = tree_expression(program, [x.dtype for x in inputs])
-    step = map_step("fused", expr, files, out_shape, out_dtype,
-                    _operands(inputs, range(len(inputs)), out_shape), len(inputs))
-    return Recipe([step], 4 * size_of(out_shape))
+    step = map_step("fused", expr, files, k.out_shape, k.out_dtype,
+                    _operands(inputs, range(len(inputs)), k.out_shape), len(inputs))
+    return Recipe([step], 4 * size_of(k.out_shape))
 
 
 def tree_expression(program, in_dtypes):
@@ -61,19 +61,19 @@ def tree_expression(program, in_dtypes):
 
 
 @kernel("fused_elementwise_multi", "wgsl")
-def fused_elementwise_multi(be, inputs, out_shape, out_dtype, program, output_index=None):
+def fused_elementwise_multi(k, *inputs, program, output_index=None):
     in_dtypes = [x.dtype for x in inputs]
     named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
-    limit = getattr(be, "max_storage_buffers", 8)
+    limit = getattr(k.backend, "max_storage_buffers", 8)
     steps, chunk = [], []
-    for k in range(len(program.outputs)):
+    for j in range(len(program.outputs)):
         # each launch binds its inputs, its outputs and its parameters
-        if chunk and len(_needs(program, chunk + [k])[1]) + len(chunk) + 2 > limit:
-            steps.append(_launch(program, inputs, in_dtypes, chunk, named, out_shape))
+        if chunk and len(_needs(program, chunk + [j])[1]) + len(chunk) + 2 > limit:
+            steps.append(_launch(program, inputs, in_dtypes, chunk, named, k.out_shape))
             chunk = []
-        chunk.append(k)
-    steps.append(_launch(program, inputs, in_dtypes, chunk, named, out_shape))
-    return Recipe(steps, 4 * size_of(out_shape))
+        chunk.append(j)
+    steps.append(_launch(program, inputs, in_dtypes, chunk, named, k.out_shape))
+    return Recipe(steps, 4 * size_of(k.out_shape))
 
 
 def _needs(program, chunk):

@@ -291,22 +291,22 @@ def matmul_steps(be, builder, a, b, out_shape, out_dtype, transpose_a=False,
 
 
 @kernel("matmul", "wgsl")
-def matmul(be, inputs, out_shape, out_dtype, transpose_a, transpose_b):
+def matmul(k, *inputs, transpose_a, transpose_b):
     a, b = inputs
     builder = Builder(2)
-    matmul_steps(be, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
-                 out_shape, out_dtype, transpose_a, transpose_b)
-    return builder.recipe(4 * size_of(out_shape))
+    matmul_steps(k.backend, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
+                 k.out_shape, k.out_dtype, transpose_a, transpose_b)
+    return builder.recipe(4 * size_of(k.out_shape))
 
 
 @kernel("matmul_epilogue", "wgsl")
-def matmul_epilogue(be, inputs, out_shape, out_dtype, program, transpose_a, transpose_b):
+def matmul_epilogue(k, *inputs, program, transpose_a, transpose_b):
     a, b, *extras = inputs
     builder = Builder(len(inputs))
-    matmul_steps(be, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
-                 out_shape, out_dtype, transpose_a, transpose_b,
-                 epilogue=epilogue_of(program, extras, out_shape))
-    return builder.recipe(4 * size_of(out_shape))
+    matmul_steps(k.backend, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
+                 k.out_shape, k.out_dtype, transpose_a, transpose_b,
+                 epilogue=epilogue_of(program, extras, k.out_shape))
+    return builder.recipe(4 * size_of(k.out_shape))
 
 
 def epilogue_of(program, extras, out_shape):

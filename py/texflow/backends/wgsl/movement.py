@@ -11,7 +11,8 @@ concat writes each input into its region of the output.
 import numpy as np
 
 from ..base import kernel
-from ..layout import collapse, contiguous_strides
+from ..layout import (collapse, contiguous_strides, reverse_view, slice_view, strided_view,
+                      tile_view, transpose_view)
 from .elementwise import map_step, operand
 from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, dot_strides, global_index,
                       grid_for, header, render, size_of, unravel)
@@ -33,11 +34,10 @@ def _main(body_lines):
 
 def transpose_step(x_ref, shape, dtype, perm, out_ref):
     """A Step writing the `perm` transpose of contiguous `shape` to `out_ref`."""
-    own = contiguous_strides(shape)
     out_shape = tuple(shape[p] for p in perm)
     t = STORAGE[dtype]
     return map_step("transpose", "x0", None, out_shape, dtype,
-                    [(x_ref, t, t, tuple(own[p] for p in perm))], out_ref)
+                    [(x_ref, t, t, transpose_view(shape, perm))], out_ref)
 
 
 def copy_step(src, dst, dtype, shape, src_strides, src_offset=0, dst_strides=None,
@@ -59,70 +59,59 @@ def copy_step(src, dst, dtype, shape, src_strides, src_offset=0, dst_strides=Non
 
 
 @kernel("transpose", "wgsl")
-def transpose(be, inputs, out_shape, out_dtype, perm):
+def transpose(k, *inputs, perm):
     x = inputs[0]
-    return Recipe([transpose_step(0, x.shape, x.dtype, perm, 1)], 4 * size_of(out_shape))
+    return Recipe([transpose_step(0, x.shape, x.dtype, perm, 1)], 4 * size_of(k.out_shape))
 
 
 @kernel("broadcast_to", "wgsl")
-def broadcast_to(be, inputs, out_shape, out_dtype, shape):
-    t = STORAGE[out_dtype]
-    step = map_step("copy", "x0", None, out_shape, out_dtype,
-                    [operand(inputs, 0, out_shape, t)], 1)
-    return Recipe([step], 4 * size_of(out_shape))
+def broadcast_to(k, *inputs, shape):
+    t = STORAGE[k.out_dtype]
+    step = map_step("copy", "x0", None, k.out_shape, k.out_dtype,
+                    [operand(inputs, 0, k.out_shape, t)], 1)
+    return Recipe([step], 4 * size_of(k.out_shape))
 
 
 @kernel("slice", "wgsl")
-def slice_(be, inputs, out_shape, out_dtype, begin, size):
+def slice_(k, *inputs, begin, size):
     x = inputs[0]
-    own = contiguous_strides(x.shape)
-    offset = sum(b * s for b, s in zip(begin, own))
-    return Recipe([copy_step(0, 1, out_dtype, out_shape, own, offset)], 4 * size_of(out_shape))
+    own, offset = slice_view(x.shape, begin)
+    return Recipe([copy_step(0, 1, k.out_dtype, k.out_shape, own, offset)],
+                  4 * size_of(k.out_shape))
 
 
 @kernel("strided_slice", "wgsl")
-def strided_slice(be, inputs, out_shape, out_dtype, window, shape, **spec):
+def strided_slice(k, *inputs, window, shape, **spec):
     x = inputs[0]
-    own = contiguous_strides(x.shape)
-    offset = sum(start * s for (start, _, _), s in zip(window, own))
-    counts = tuple(c for _, _, c in window)
-    src = tuple(step * s for (_, step, _), s in zip(window, own))
-    return Recipe([copy_step(0, 1, out_dtype, counts, src, offset)], 4 * size_of(out_shape))
+    counts, src, offset = strided_view(x.shape, window)
+    return Recipe([copy_step(0, 1, k.out_dtype, counts, src, offset)], 4 * size_of(k.out_shape))
 
 
 @kernel("reverse", "wgsl")
-def reverse(be, inputs, out_shape, out_dtype, axes):
-    # reversed axes read with negative strides from their last element
-    x = inputs[0]
-    own = contiguous_strides(x.shape)
-    offset = sum((x.shape[a] - 1) * own[a] for a in axes)
-    strides = tuple(-s if a in axes else s for a, s in enumerate(own))
-    return Recipe([copy_step(0, 1, out_dtype, out_shape, strides, offset)],
-                  4 * size_of(out_shape))
+def reverse(k, *inputs, axes):
+    strides, offset = reverse_view(inputs[0].shape, axes)
+    return Recipe([copy_step(0, 1, k.out_dtype, k.out_shape, strides, offset)],
+                  4 * size_of(k.out_shape))
 
 
 @kernel("tile", "wgsl")
-def tile(be, inputs, out_shape, out_dtype, multiples):
-    x = inputs[0]
-    split, strides = [], []
-    for m, n, s in zip(multiples, x.shape, contiguous_strides(x.shape)):
-        split += [m, n]   # the output, row-major, is [m0, n0, m1, n1, ...]
-        strides += [0, s]
-    return Recipe([copy_step(0, 1, out_dtype, tuple(split), tuple(strides))],
-                  4 * size_of(out_shape))
+def tile(k, *inputs, multiples):
+    split, strides = tile_view(inputs[0].shape, multiples)
+    return Recipe([copy_step(0, 1, k.out_dtype, split, strides)],
+                  4 * size_of(k.out_shape))
 
 
 @kernel("concat", "wgsl")
-def concat(be, inputs, out_shape, out_dtype, axis):
-    out_strides = contiguous_strides(out_shape)
+def concat(k, *inputs, axis):
+    out_strides = contiguous_strides(k.out_shape)
     steps, start = [], 0
-    for k, x in enumerate(inputs):
+    for i, x in enumerate(inputs):
         if x.size:
-            steps.append(copy_step(k, len(inputs), out_dtype, x.shape,
+            steps.append(copy_step(i, len(inputs), k.out_dtype, x.shape,
                                    contiguous_strides(x.shape), 0, out_strides,
                                    start * out_strides[axis]))
         start += x.shape[axis]
-    return Recipe(steps, 4 * size_of(out_shape))
+    return Recipe(steps, 4 * size_of(k.out_shape))
 
 
 def _bits(value, dtype):
@@ -141,30 +130,30 @@ def _file_program(name, in_types, out_type, **fields):
 
 
 @kernel("pad", "wgsl")
-def pad(be, inputs, out_shape, out_dtype, paddings, constant_values):
+def pad(k, *inputs, paddings, constant_values):
     x = inputs[0]
-    t = STORAGE[out_dtype]
-    r = len(out_shape)
+    t = STORAGE[k.out_dtype]
+    r = len(k.out_shape)
     in_at, before_at, strides_at = 2 + r, 2 + 2 * r, 2 + 3 * r
     offsets = []
-    for k in range(r):  # coordinate k of the input, its bounds, its offset
-        offsets += [f"let t{k} = c{k} - params[{before_at + k}];",
-                    f"inside = inside && t{k} >= 0 && t{k} < params[{in_at + k}];",
-                    f"src = src + t{k} * params[{strides_at + k}];"]
+    for j in range(r):  # coordinate j of the input, its bounds, its offset
+        offsets += [f"let t{j} = c{j} - params[{before_at + j}];",
+                    f"inside = inside && t{j} >= 0 && t{j} < params[{in_at + j}];",
+                    f"src = src + t{j} * params[{strides_at + j}];"]
     program = _file_program("pad", (t,), t, coords="\n  ".join(unravel(r, "i", 2)),
                             offsets="\n  ".join(offsets),
                             fill="bitcast<f32>(params[1])" if t == "f32" else "params[1]")
-    n = size_of(out_shape)
-    meta = [n, _bits(constant_values, out_dtype), *out_shape, *x.shape,
+    n = size_of(k.out_shape)
+    meta = [n, _bits(constant_values, k.out_dtype), *k.out_shape, *x.shape,
             *(a for a, _ in paddings), *contiguous_strides(x.shape)]
     return Recipe([Step(program, meta, grid_for(n), (0, 1))], 4 * n)
 
 
 @kernel("gather", "wgsl")
-def gather(be, inputs, out_shape, out_dtype, axis):
+def gather(k, *inputs, axis):
     params, indices = inputs
-    t = STORAGE[out_dtype]
-    n = size_of(out_shape)
+    t = STORAGE[k.out_dtype]
+    n = size_of(k.out_shape)
     meta = [n, indices.size, size_of(params.shape[axis + 1:]), params.shape[axis],
             *_BAD_PARAMS]
     return Recipe([Step(_file_program("gather", (t, "i32"), t, T=t, bad=_bad(t, 4)), meta,
@@ -184,11 +173,11 @@ _BAD_PARAMS = [_NAN_BITS, _INT_MIN]
 
 
 @kernel("unsorted_segment_sum", "wgsl")
-def unsorted_segment_sum(be, inputs, out_shape, out_dtype, num_segments):
+def unsorted_segment_sum(k, *inputs, num_segments):
     data = inputs[0]
-    t = STORAGE[out_dtype]
-    store = "select(0, 1, acc != 0)" if out_dtype == "bool" else "acc"
-    n = size_of(out_shape)
+    t = STORAGE[k.out_dtype]
+    store = "select(0, 1, acc != 0)" if k.out_dtype == "bool" else "acc"
+    n = size_of(k.out_shape)
     meta = [n, size_of(data.shape[1:]), data.shape[0], num_segments, *_BAD_PARAMS]
     return Recipe([Step(_file_program("segment_sum", (t, "i32"), t, T=t, store=store,
                                       bad=_bad(t, 4)), meta, grid_for(n), (0, 1, 2))], 4 * n)

@@ -96,12 +96,22 @@ class Recipe:
 
 class Builder:
     """Collects a recipe's steps and temporaries. Buffer table: the op's inputs,
-    then its output (`out`), then temporaries in the order `temp` made them."""
+    then its output (`out`), then temporaries in the order `temp` made them.
 
-    def __init__(self, n_inputs):
+    The runtime calls every WGSL kernel as `fn(k, *inputs, **attrs)` with a Builder `k`
+    (the convention of all three kernel languages: docs/ADDING_AN_OP.md) that also says
+    what the op makes: `backend` (the runtime: its limits and choices), `out_shape`,
+    `out_dtype` and `outs` ((shape, dtype) per output). The kernel returns its Recipe
+    (`k.recipe(nbytes)` after adding steps, or one it makes itself).
+    """
+
+    def __init__(self, n_inputs, backend=None, outs=()):
         self.out = n_inputs
         self.steps = []
         self.temps = []
+        self.backend = backend
+        self.outs = outs
+        self.out_shape, self.out_dtype = outs[0] if outs else (None, None)
 
     def temp(self, nbytes):
         """A new temporary buffer of `nbytes`; returns its table index."""

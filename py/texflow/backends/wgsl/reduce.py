@@ -158,15 +158,15 @@ def _plan(op, x, out_dtype, axes, prologue=None, n_in=1):
 
 
 def _reduction(op):
-    def plan(be, inputs, out_shape, out_dtype, axes, keepdims):
-        return _plan(op, inputs[0], out_dtype, axes)
+    def plan(k, *inputs, axes, keepdims):
+        return _plan(op, inputs[0], k.out_dtype, axes)
     kernel(op, "wgsl")(plan)
 
 
 def _arg_reduction(op):
-    def plan(be, inputs, out_shape, out_dtype, axis, keepdims):
-        assert out_dtype == int32
-        return _plan(op, inputs[0], out_dtype, (axis,))
+    def plan(k, *inputs, axis, keepdims):
+        assert k.out_dtype == int32
+        return _plan(op, inputs[0], k.out_dtype, (axis,))
     kernel(op, "wgsl")(plan)
 
 
@@ -175,8 +175,8 @@ for _op in ("sum", "prod", "max", "min"):
 
 
 @kernel("reduce_prologue", "wgsl")
-def reduce_prologue(be, inputs, out_shape, out_dtype, program, reduction, axes, keepdims):
-    prologue = Prologue(program, inputs, axes, STORAGE[out_dtype])
-    return _plan(reduction, None, out_dtype, axes, prologue, len(inputs))
+def reduce_prologue(k, *inputs, program, reduction, axes, keepdims):
+    prologue = Prologue(program, inputs, axes, STORAGE[k.out_dtype])
+    return _plan(reduction, None, k.out_dtype, axes, prologue, len(inputs))
 for _op in ("argmax", "argmin"):
     _arg_reduction(_op)

@@ -22,6 +22,7 @@ from ... import dtypes
 from ...engine import memory
 from ..base import Backend
 from ..parking import Parking
+from .program import Builder
 
 _SCALARS = (float, int, bool)
 
@@ -148,7 +149,7 @@ class WGSLBackend(Backend):
     def execute(self, fn, inputs, out_shape, out_dtype, attrs, key):
         recipe = self._recipes.get(key)
         if recipe is None:
-            recipe = self._prepare(fn, inputs, out_shape, out_dtype, attrs, key)
+            recipe = self._prepare(fn, inputs, ((out_shape, out_dtype),), attrs, key)
         out = self._take(recipe.out_nbytes)
         memory._state["num_launches"] += len(recipe.steps)
         plan = recipe.direct
@@ -174,7 +175,7 @@ class WGSLBackend(Backend):
         # a kernel writing several outputs (of one size): table entries after the inputs
         recipe = self._recipes.get(key)
         if recipe is None:
-            recipe = self._prepare(fn, inputs, outs[0][0], outs[0][1], attrs, key)
+            recipe = self._prepare(fn, inputs, outs, attrs, key)
         handles = [self._take(recipe.out_nbytes) for _ in outs]
         memory._state["num_launches"] += len(recipe.steps)
         table = [x if type(x) in _SCALARS else x._storage.handle for x in inputs]
@@ -205,12 +206,12 @@ class WGSLBackend(Backend):
             for t in temps:
                 self.free(t)
 
-    def _prepare(self, fn, inputs, out_shape, out_dtype, attrs, key):
+    def _prepare(self, fn, inputs, outs, attrs, key):
         if len(self._recipes) >= self.RECIPE_LIMIT:
             self._recipes.clear()
             self._drop_plans()
             self.plan_generation += 1
-        recipe = fn(self, inputs, out_shape, out_dtype, **attrs)
+        recipe = fn(Builder(len(inputs), self, outs), *inputs, **attrs)
         for step in recipe.steps:
             pipeline = self._pipelines.get(step.program.key)
             if pipeline is None:

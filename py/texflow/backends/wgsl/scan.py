@@ -9,6 +9,7 @@ writes its lines from the end.
 """
 
 from ..base import kernel
+from ..layout import axis_view
 from .program import (GLOBAL_INDEX, STORAGE, Builder, Program, Step, global_index, grid,
                       grid_for, header)
 
@@ -132,11 +133,8 @@ def _scan_into(builder, src, dst, t, op, identity, lines, n, inner, reverse):
 
 def _scan(inputs, out_dtype, axis, exclusive, reverse, op, identity):
     x = inputs[0]
-    inner = 1
-    for d in x.shape[axis + 1:]:
-        inner *= d
-    n = x.shape[axis]
-    lines = x.size // n
+    outer, n, inner = axis_view(x.shape, axis)
+    lines = outer * inner
     t = STORAGE[out_dtype]
     builder = Builder(1)
     target = builder.temp(4 * x.size) if exclusive else builder.out
@@ -148,10 +146,10 @@ def _scan(inputs, out_dtype, axis, exclusive, reverse, op, identity):
 
 
 @kernel("cumsum", "wgsl")
-def cumsum(be, inputs, out_shape, out_dtype, axis, exclusive, reverse):
-    return _scan(inputs, out_dtype, axis, exclusive, reverse, "sum", "0")
+def cumsum(k, *inputs, axis, exclusive, reverse):
+    return _scan(inputs, k.out_dtype, axis, exclusive, reverse, "sum", "0")
 
 
 @kernel("cumprod", "wgsl")
-def cumprod(be, inputs, out_shape, out_dtype, axis, exclusive, reverse):
-    return _scan(inputs, out_dtype, axis, exclusive, reverse, "prod", "1")
+def cumprod(k, *inputs, axis, exclusive, reverse):
+    return _scan(inputs, k.out_dtype, axis, exclusive, reverse, "prod", "1")

@@ -11,6 +11,7 @@ permute_last_axis is a per-row gather.
 """
 
 from ..base import kernel
+from ..layout import axis_view, pow2_at_least
 from .movement import copy_step
 from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, global_index, grid,
                       grid_for, header)
@@ -115,13 +116,10 @@ def _global_program():
 
 
 @kernel("argsort", "wgsl")
-def argsort(be, inputs, out_shape, out_dtype, descending):
+def argsort(k, *inputs, descending):
     x = inputs[0]
-    n = x.shape[-1]
-    rows = x.size // n
-    p = 2
-    while p < n:
-        p *= 2
+    rows, n, _ = axis_view(x.shape, -1)
+    p = pow2_at_least(n, 2)
     block = min(p, BLOCK)
     w = block // 2
     meta = [n, p, block, 2, block, int(descending)]
@@ -130,28 +128,28 @@ def argsort(be, inputs, out_shape, out_dtype, descending):
     groups = grid(rows * p // block)
     steps.append(Step(_local_program(STORAGE[x.dtype], True, w), meta, groups, (0,) + pairs[0]))
     gen = 0
-    k = 2 * block
-    while k <= p:
-        j = k // 2
+    stage = 2 * block
+    while stage <= p:
+        j = stage // 2
         while j >= block:
-            steps.append(Step(_global_program(), [rows * p // 2, p, k, j],
+            steps.append(Step(_global_program(), [rows * p // 2, p, stage, j],
                               grid_for(rows * p // 2), pairs[gen] + pairs[1 - gen]))
             gen = 1 - gen
             j //= 2
-        steps.append(Step(_local_program("i32", False, w), [n, p, block, k, k,
+        steps.append(Step(_local_program("i32", False, w), [n, p, block, stage, stage,
                                                              int(descending)],
                           groups, pairs[gen] + pairs[1 - gen]))
         gen = 1 - gen
-        k *= 2
+        stage *= 2
     # the first n positions of each row
     steps.append(copy_step(pairs[gen][1], 1, "int32", (rows, n), (p, 1)))
     return Recipe(steps, 4 * x.size, [4 * rows * p] * 4)
 
 
 @kernel("permute_last_axis", "wgsl")
-def permute_last_axis(be, inputs, out_shape, out_dtype):
+def permute_last_axis(k, *inputs):
     x = inputs[0]
-    t = STORAGE[out_dtype]
+    t = STORAGE[k.out_dtype]
     key = ("permute", t)
     if key not in _programs:
         body = "\n  ".join([global_index(), "if (i >= params[0]) { return; }",

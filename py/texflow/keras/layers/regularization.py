@@ -3,7 +3,7 @@
 import numpy as np
 
 from ...engine.ndarray import from_numpy
-from ...engine.trace import fresh_each_call
+from ...engine.trace import dry, fresh_each_call
 from ...ops import elementwise as ew
 from .. import backend
 from ..serialization import serializable
@@ -61,6 +61,8 @@ class Dropout(Layer):
 
     @fresh_each_call  # tf.function draws a new mask at every call
     def _mask(self, shape):
+        if dry():  # get_concrete_function: the mask is discarded, the generator unused
+            return from_numpy(np.ones(shape, np.float32))
         keep = self._generator().random(shape) >= self.rate
         return from_numpy(keep.astype(np.float32) / (1.0 - self.rate))
 

@@ -1,0 +1,40 @@
+"""get_concrete_function traces without running effects (TensorFlow 2's tracing): the host
+code sites TensorFlow's snippets (tests/tfdiff/snippets_fidelity.py) do not reach."""
+
+import numpy as np
+
+import texflow as tf
+from texflow.ops import nn as nn_ops
+
+
+def test_seeded_dropout_streams_do_not_advance():
+    @tf.function
+    def f(x):
+        return tf.nn.dropout(x, 0.5, seed=913)
+    before = dict(nn_ops._dropout_calls)
+    f.get_concrete_function(tf.ones([16]))
+    assert nn_ops._dropout_calls == before
+    f(tf.ones([16]))  # a call draws: seed 913's stream moves on
+    assert nn_ops._dropout_calls.get(913) == before.get(913, 0) + 1
+
+
+def test_keras_dropout_layer_draws_nothing():
+    traced, plain = tf.keras.layers.Dropout(0.5, seed=3), tf.keras.layers.Dropout(0.5, seed=3)
+    x = tf.ones([4, 8])
+    tf.function(lambda v: traced(v, training=True)).get_concrete_function(x)
+    np.testing.assert_array_equal(traced(x, training=True).numpy(),
+                                  plain(x, training=True).numpy())
+
+
+def test_distributed_iterator_keeps_its_element():
+    strategy = tf.distribute.MirroredStrategy()
+    it = iter(strategy.experimental_distribute_dataset(tf.data.Dataset.range(8).batch(2)))
+
+    @tf.function
+    def step(it):
+        return next(it)
+    concrete = step.get_concrete_function(it)
+    assert next(it).numpy().tolist() == [0, 1]
+    assert concrete(it).numpy().tolist() == [2, 3]
+    assert step(it).numpy().tolist() == [4, 5]
+    assert step.experimental_get_tracing_count() == 1
