@@ -490,6 +490,9 @@ def test_range_checks_run_at_every_call():
         with raises(tf.errors.InvalidArgumentError, match=message):
             fn(tf.constant(bad))
         assert fn.experimental_get_tracing_count() == 1
+    for fn in (cases[0][0], cases[1][0]):  # a negative label (read as unsigned) too
+        with raises(tf.errors.InvalidArgumentError, match="label value of -1 "):
+            fn(tf.constant([-1, 1]))
     it = iter(tf.data.Dataset.from_tensor_slices([0, 1, 2, 9]).batch(2))
     from_data = tf.function(lambda: loss(next(it), logits))  # labels from host code
     from_data()

@@ -50,6 +50,27 @@ def test_replays_never_change_what_python_holds():
 
 
 @each_backend
+def test_variables_take_new_values_in_their_own_storage_read_fresh():
+    # a kernel result Python only assigns goes into the Variable's storage when nothing
+    # shares it (WebGL, WebGPU): a read after each replay (which keeps a host copy) sees
+    # the new value; a view held across a replay keeps the old one
+    def step(v):
+        v.assign(v * 0.5 + 1.0)
+        return tf.reduce_sum(v)
+
+    start = np.arange(6, dtype=np.float32)
+    eager_v, traced_v = tf.Variable(start), tf.Variable(start)
+    compiled = tf.function(step)
+    for i in range(5):
+        e, t = step(eager_v), compiled(traced_v)
+        assert _same(eager_v.numpy(), traced_v.numpy()) and _same(e.numpy(), t.numpy()), i
+    held, kept = tf.reshape(traced_v, [2, 3]), traced_v.numpy().copy()
+    step(eager_v), compiled(traced_v)
+    assert _same(eager_v.numpy(), traced_v.numpy())
+    assert np.array_equal(held.numpy(), kept.reshape(2, 3))
+
+
+@each_backend
 def test_fused_chains_with_buffers_reused_in_place_match_eager():
     rng = np.random.default_rng(9)
     a = tf.constant(rng.normal(size=(33, 17)).astype(np.float32))

@@ -50,6 +50,7 @@ class Function:
         self._tracing_count = 0
         self._signature = False  # inspect.Signature of the Python function (None: unknown)
         self._positional = -1    # its number of parameters if all are positional, else -1
+        self._defaults = ()      # then: the defaults of its last parameters, in order
         self._detector = _detector_for(python_function)
         functools.update_wrapper(self, python_function)
 
@@ -180,13 +181,24 @@ class Function:
                 self._signature = inspect.signature(self._python_function)
             except (TypeError, ValueError):
                 self._signature = None
-            # the common call, every parameter given by position, needs no binding
+            # the common call, every parameter given by position (defaults filling the
+            # last ones), needs no binding: `inspect` costs ~50 us a call in Pyodide
             simple = self._signature is not None and all(
                 p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                 for p in self._signature.parameters.values())
             self._positional = len(self._signature.parameters) if simple else -1
-        if self._signature is None or (
-                not kwargs and len(args) + method == self._positional):
+            if simple:
+                defaults = [p.default for p in self._signature.parameters.values()]
+                while defaults and defaults[0] is inspect.Parameter.empty:
+                    del defaults[0]
+                if not any(d is inspect.Parameter.empty for d in defaults):
+                    self._defaults = tuple(defaults)
+        if self._signature is None:
+            return args, kwargs
+        missing = self._positional - len(args) - method
+        if not kwargs and 0 <= missing <= len(self._defaults):
+            if missing:
+                args = tuple(args) + self._defaults[len(self._defaults) - missing:]
             return args, kwargs
         try:
             bound = self._signature.bind(*((None,) if method else ()), *args, **kwargs)

@@ -11,7 +11,10 @@ a program of launches over numbered registers, stored once in JavaScript:
   between replays (backends/parking.py), so JS keeps those registers;
 - a value Python needs as an array (the step's outputs, values assigned to
   Variables, arguments of host code) gets a pool texture or buffer of its own at
-  the launch that makes it, wrapped as an NDArray as eager execution would;
+  the launch that makes it, wrapped as an NDArray as eager execution would; one
+  Python needs only to assign to a Variable (an optimizer's update) goes straight
+  into the Variable's storage when nothing else shares it ("install": no NDArray,
+  Storage or `assign` per update; the storage's old texture goes back to the pool);
 - arguments, captured arrays, Variables and host results are read into external
   registers by id when the replay reaches them.
 
@@ -37,6 +40,7 @@ from ..engine import scope as scopes
 from ..engine.ndarray import Storage
 from ..engine.run import run_into
 from ..engine.trace import python_slots, step_reads
+from .variable import Variable
 
 _SCALARS = (float, int, bool)
 
@@ -93,13 +97,17 @@ class Program:
                         h = pool.acquire_as(m[2], m[8])
                         m[8] = m[7]
                         m[7] = h
-                        y = values[m[1]] = m[3](Storage(m[6], m[5], None, be, h), m[4], m[5])
-                        if tracked is not None:
-                            tracked.append(y)
+                        if m[3] is None:  # to install in a Variable (the segment's post)
+                            values[m[1]] = h
+                        else:
+                            y = values[m[1]] = m[3](Storage(m[6], m[5], None, be, h), m[4],
+                                                    m[5])
+                            if tracked is not None:
+                                tracked.append(y)
                         sets += (m[0], h if type(h) is int else h.id)
                     be._batch += (-2, pid, len(sets) >> 1, *sets, -1, pid, start, end)
                     memory._state["num_launches"] += launches
-                    _post(post, values)
+                    _post(post, values, be)
                 elif kind == "host":
                     run_host(event[1], values)
                     _post(event[2], values)
@@ -125,12 +133,37 @@ def _moved(x, backend):
     return storage
 
 
-def _post(post, values):
+def _post(post, values, be=None):
     for kind, a, b in post:
         if kind == "assign":
             values[a].assign(values[b])
+        elif kind == "install":
+            _install(values[a], values, b, be)
         else:
             values[a].dispose()
+
+
+def _install(var, values, made, be):
+    """Assigns the texture or buffer `values[slot]` (a handle, `made` = (slot, cls,
+    shape, dtype, size)) to Variable `var`: in its storage when nothing else shares it
+    (any earlier read of it holds its own reference), else as an assign would."""
+    slot, cls, shape, dtype, size = made
+    h = values[slot]
+    values[slot] = None
+    storage = var._storage
+    if (storage is not None and storage.refs == 1 and storage.backend is be
+            and type(var).assign is _ASSIGN):
+        old = storage.handle
+        storage.handle = h
+        storage.values = None  # the host copy of the old value
+        be.free(old)
+        return
+    y = cls(Storage(size, dtype, None, be, h), shape, dtype)
+    var.assign(y)
+    y.dispose()
+
+
+_ASSIGN = Variable.assign
 
 
 def build(steps, launchers, template, out_slots, state_slots, free, backend):
@@ -185,6 +218,7 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
         return root.get(k, k)
 
     escaping = {k for k in need if k in gpu_made}
+    install = _installs(steps, kinds, out_slots, is_scalar, gpu_made, state_slots)
     # -- registers and segments -------------------------------------------------------------
     vregs = []            # arena registers: [key, first step, last step]
     arena_of = {}         # slot -> arena register
@@ -252,8 +286,11 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
                     if o in escaping:
                         reg = ext_of[o] = new_ext()
                         shape, dtype, size, cls, _ = launch.plan.outputs[j]
+                        if o in install:
+                            install[o] = (o, cls, shape, dtype, size)
+                            cls = None
                         s["made"].append((reg, o, key, cls, shape, dtype, size))
-                        kinds_of_slot[o] = "python"
+                        kinds_of_slot[o] = "python" if cls is not None else "install"
                     else:
                         vregs.append([key, i, i])
                         arena_of[o] = len(vregs) - 1
@@ -273,7 +310,10 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
             var, value = step[1], step[2]
             var_reg[var] = read(value, i)
             post = open_seg()["post"]
-            post.append(("assign", var, value))
+            if install.get(value):
+                post.append(("install", var, install[value]))
+            else:
+                post.append(("assign", var, value))
             dispose_after(i, post)
         else:  # host code, an op Python runs, a view of a Variable: ends the segment
             close_seg()
@@ -325,6 +365,24 @@ def build(steps, launchers, template, out_slots, state_slots, free, backend):
         else:
             final.append(event)
     return Program(backend, pid, arena_keys, final, backend.plan_generation)
+
+
+def _installs(steps, kinds, out_slots, is_scalar, gpu_made, state_slots):
+    """{slot: None} of the values a kernel makes that Python needs only to assign to a
+    Variable, the one assign of its value and of that Variable in the step."""
+    others = python_slots(steps, ["-" if k == "assign" else k for k in kinds], out_slots,
+                          is_scalar)
+    values, variables = {}, {}
+    for step, kind in zip(steps, kinds):
+        if kind == "pyview":
+            others.add(step[1])
+        elif kind == "assign":
+            values[step[2]] = values.get(step[2], 0) + 1
+            variables[step[1]] = variables.get(step[1], 0) + 1
+    return {value: None for step, kind in zip(steps, kinds) if kind == "assign"
+            for value in (step[2],)
+            if value in gpu_made and value not in others and value not in state_slots
+            and values[value] == 1 and variables[step[1]] == 1}
 
 
 def _kernel_plans(backend, op, launch, outs):

@@ -16,7 +16,7 @@ from ..errors import InvalidArgumentError
 from ..ops import elementwise as ew
 from ..ops import nn
 from ..ops import reduce as rd
-from ..ops.index_checks import every_call
+from ..ops.index_checks import all_within, every_call
 from ..ops.movement import expand_dims, squeeze
 from . import backend
 from ..engine.ndarray import from_numpy, to_numpy
@@ -248,7 +248,7 @@ def check_class_labels(labels, num_classes, where="labels"):
 def _check_class_labels(labels, num_classes, where):
     storage = labels._storage if isinstance(labels, NDArray) else None
     values = storage.values if storage is not None else np.asarray(labels)
-    if values is None or not values.size:
+    if values is None or not values.size or all_within(values, num_classes):
         return
     bad = (values < 0) | (values >= num_classes) | (values != np.floor(values))
     if bad.any():

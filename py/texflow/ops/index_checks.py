@@ -26,6 +26,18 @@ def host_values(x):
     return None if values is None else values.reshape(tuple(x.shape))
 
 
+def all_within(values, limit):
+    """Whether every one of integer or float `values` is in [0, limit) and whole: for
+    integers one comparison, negatives read as unsigned being beyond any limit (a replayed
+    step checks its labels at every call, and three temporary arrays cost more there)."""
+    kind = values.dtype.kind
+    if kind == "i":
+        return not (values.view(f"u{values.dtype.itemsize}") >= limit).any()
+    if kind in "ub":
+        return not (values >= limit).any()
+    return not ((values < 0) | (values >= limit) | (values != np.floor(values))).any()
+
+
 def values_for_shape(x, op):
     """NDArray `x`'s values, read on the host because `op`'s result shape depends on
     them; inside tf.function that raises OperatorNotAllowedInGraphError naming `op`, as
@@ -81,6 +93,8 @@ def _check_labels(labels, classes):
     values = host_values(labels)
     if values is None:
         return False
+    if values.dtype.kind in "iub" and all_within(values, classes):
+        return True
     bad = (values < 0) | (values >= classes)
     if bad.any():
         shown = " ".join(str(v) for v in values.reshape(-1)[:10].tolist())

@@ -7,17 +7,27 @@ import numpy as np
 
 from ...checkpoint.state import restore_pending
 from ...engine import scope as scopes
-from ...engine.ndarray import NDArray, from_numpy
+from ... import dtypes
+from ...engine.ndarray import NDArray, Scalar, Storage
 from ...engine.trace import host_call, traced
 from ...ops import elementwise as ew
 from ...ops import reduce as rd
 from ...ops.nn import clip_by_value
+from ...tensor_shape import known
 from .. import backend
 from ..serialization import serializable, serialize_keras_object
 from ..variables import KerasVariable
 from . import schedules
 
 _MODULE = "keras.optimizers"
+_SCALAR = known(())
+
+
+def _host_scalar(value, dtype=dtypes.float32):
+    """A 0-d NDArray of `value` in `dtype` on the host, made directly: a replayed step
+    makes its step scalars at every call, and `from_numpy`'s generality costs there."""
+    return Scalar(Storage(1, dtype, values=np.array([value], dtypes.NUMPY[dtype])),
+                  _SCALAR, dtype)
 
 
 @serializable(_MODULE)
@@ -221,13 +231,17 @@ class Optimizer:
             grads = self._clip([g for g, _ in pairs])
             # The step's scalars come from the host, so that a tf.function's replay
             # computes them as eager execution does (a host call, fresh at every replay)
-            scalars = host_call(self._step_scalars, True) if traced() \
-                else self._step_scalars()
+            # (weight decay's factor only with weight decay: one value less to upload;
+            # decided here, so a replay's host call makes what its trace made)
+            decay = bool(self.weight_decay)
+            scalars = host_call(self._step_scalars, True, decay) if traced() \
+                else self._step_scalars(False, decay)
             self._scalars = scalars
             lr = scalars["learning_rate"]
             for g, v in zip(grads, [v for _, v in pairs]):
                 slots = self._slots_of(v)
-                self._apply_weight_decay(v, scalars["decay"])
+                if decay:
+                    self._apply_weight_decay(v, scalars["decay"])
                 self.update_step(g, v, lr, slots)
                 if getattr(v, "constraint", None) is not None:
                     v.assign(v.constraint(v))
@@ -235,15 +249,18 @@ class Optimizer:
         host_call(self._count_step)
         return self._iterations
 
-    def _step_scalars(self, as_tensors=False):
+    def _step_scalars(self, as_tensors=False, decay=True):
         """{name: value} of this step's scalars, computed on the host: the learning rate,
-        the weight decay factor and what `_rule_scalars` adds; 0-d float32 tensors when
-        `as_tensors`. The step count read is a host copy (assigned from the host)."""
+        the weight decay factor (when `decay`) and what `_rule_scalars` adds; 0-d float32
+        tensors when `as_tensors`. The step count read is a host copy (assigned from the
+        host)."""
         lr = self.current_learning_rate()
-        scalars = {"learning_rate": lr, "decay": float(self.weight_decay or 0.0) * lr}
+        scalars = {"learning_rate": lr}
+        if decay:
+            scalars["decay"] = float(self.weight_decay or 0.0) * lr
         scalars.update(self._rule_scalars(lr, int(self._iterations.item()) + 1))
         if as_tensors:
-            return {k: from_numpy(np.float32(v)) for k, v in scalars.items()}
+            return {k: _host_scalar(v) for k, v in scalars.items()}
         return scalars
 
     def _rule_scalars(self, learning_rate, t):
@@ -251,7 +268,7 @@ class Optimizer:
         return {}
 
     def _count_step(self):
-        self._iterations.assign(np.int32(self._iterations.item() + 1))
+        self._iterations.assign(_host_scalar(self._iterations.item() + 1, dtypes.int32))
 
     def _clip(self, grads):
         if self.clipnorm:
