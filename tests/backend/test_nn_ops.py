@@ -18,6 +18,9 @@ CONV_CASES = [  # (x shape, filter shape, strides, padding, dilations)
                                                               "SAME", 1),
     ((4, 28, 28, 1), (3, 3, 1, 8), 1, "VALID", 1), ((2, 9, 7, 3), (3, 3, 3, 8), 2, "SAME", 1),
     ((1, 6, 13, 2), (2, 3, 2, 4), (1, 3), [[0, 1], [2, 1]], 1),
+    # one input channel, pixels blocked (GLSL conv2d_px_block.frag; the [4, 28, 28, 1]
+    # row above has rows on texels): rows not on texels, padded, dilated
+    ((2, 32, 33, 1), (3, 3, 1, 8), 1, "SAME", 2),
 ]
 POOL_CASES = [  # (x shape, ksize, strides, padding)
     ((2, 7, 6, 3), 2, None, "VALID"), ((2, 7, 6, 3), 2, 2, "SAME"), ((2, 7, 6, 3), 3, 2, "SAME"),

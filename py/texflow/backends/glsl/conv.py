@@ -41,7 +41,7 @@ import math
 from ... import dtypes
 from ...resources import shader
 from ..base import kernel
-from ..layout import row_parts
+from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .program import fill, head
 from .reduce import reduce_into
@@ -130,6 +130,9 @@ def _conv2d(b, x, w, strides, dilations, pads, epilogue):
                  dict(geometry, **_uniforms(fused)))
         return
     cb = cout // 4
+    if cin == 1 and b.out.size >= BLOCK_MIN_OUTPUTS and b.backend.max_draw_buffers >= 4:
+        _conv2d_px(b, x, w, strides, dilations, geometry, epilogue)
+        return
     # blocking costs a second pass: worth it only for large outputs
     rows = 1
     if b.out.size >= BLOCK_MIN_OUTPUTS:
@@ -164,6 +167,70 @@ def _conv2d(b, x, w, strides, dilations, pads, epilogue):
              [x, w] + _textures(here), dict(geometry, uBlocks=blocks, **_uniforms(here)))
     if rows > 1:
         _unblock(b, targets, cb, blocks, epilogue=fused)
+
+
+def _pixels_per_fragment(ow, kw, sx, dx, most, aligned):
+    """Pixels per fragment of conv2d_px_block.frag for output rows of `ow` pixels: the
+    count (4 to `most`) with the fewest fetches per output row, (groups) x (x fetches +
+    filter texels per tap row), the last group's pixels past the row being wasted work.
+    `aligned`: x rows start on texels, so a count making each group start on one too
+    reads x four values per fetch."""
+    def cost(p):
+        span = (p - 1) * sx + (kw - 1) * dx + 1
+        texels = aligned and p * sx % 4 == 0
+        return -(-ow // p) * ((span + 3) // 4 + 1 if texels else span) + kw, -p
+    return min(range(4, most + 1), key=cost)
+
+
+def _conv2d_px(b, x, w, strides, dilations, geometry, epilogue):
+    """conv2d of one input channel (CO % 4 == 0), pixels blocked into render targets
+    (conv2d_px_block.frag), then put in order (conv2d_px_unblock.frag)."""
+    n, oh, ow, cout = b.out.shape
+    kw, sx, dx = w.shape[1], strides[1], dilations[1]
+    # x rows (and, with these pads, each group's first value) start on texels
+    aligned = x.shape[2] % 4 == 0 and geometry["uPad"][1] % 4 == 0
+    pixels = _pixels_per_fragment(ow, kw, sx, dx, b.backend.max_draw_buffers, aligned)
+    aligned = aligned and pixels * sx % 4 == 0
+    groups = -(-ow // pixels)
+    targets = [b.temp((n * oh * groups * cout,), dtypes.float32) for _ in range(pixels)]
+    # x value j of the tap row is at ix0 + j; pixel p's tap kx reads value p * sx + kx * dx
+    used = sorted({p * sx + kx * dx for p in range(pixels) for kx in range(kw)})
+
+    def source():
+        load = []
+        if aligned:  # four values per fetch; past the image: masked, inside the array
+            load.append("    int xt = (base + ix0) >> 2;")
+            load += [f"    vec4 xt{i} = texel0(clamp(xt + {i}, 0, uXLast));"
+                     for i in range(used[-1] // 4 + 1)]
+        for j in used:
+            value = (f"xt{j // 4}.{'xyzw'[j % 4]}" if aligned
+                     else f"get0(base + clamp(ix{j}, 0, w - 1))")
+            load.append(f"    int ix{j} = ix0 + {j};\n    float x{j} = {value};\n"
+                        f"    bool in{j} = all(bvec3(row_in, ix{j} >= 0, ix{j} < w));")
+        acc = []
+        for kx in range(kw):
+            acc.append(f"    vec4 w{kx} = texel1(wt + {kx} * cb);")
+            for p in range(pixels):
+                j = p * sx + kx * dx
+                acc.append(f"    acc{p} += in{j} ? x{j} * w{kx} : vec4(0);")
+        return _source("conv2d_px_block.frag", ["float", "float"], "float", pixels,
+                       P=pixels, SX=sx, KW=kw, load_x="\n".join(load),
+                       accumulate="\n".join(acc), write=_write(pixels, ""),
+                       acc_decl="\n".join(f"  vec4 acc{p} = vec4(0);" for p in range(pixels)))
+    b.launch(("conv2d_px_block", pixels, sx, kw, dx, aligned), source, targets, [x, w],
+             dict(geometry, uGroups=groups, uXLast=(x.size + 3) // 4 - 1))
+    fused = _epilogue(b, epilogue, pixels)
+
+    def unblock_source():
+        select = "\n".join(f"  {'' if p == 0 else 'else '}"
+                           f"{f'if (p == {p}) ' if p < pixels - 1 else ''}acc = texel{p}(i);"
+                           for p in range(pixels))
+        return fill("conv2d_px_unblock.frag", head=head(["float"] * pixels + _types(fused),
+                                                          "float"),
+                    P=pixels, select=select, epilogue=epilogues.source(fused))
+    b.launch(("conv2d_px_unblock", pixels, fused and fused.key), unblock_source, b.out,
+             targets + _textures(fused),
+             dict(_uniforms(fused), uGrid=list(b.out.shape), uGroups=groups))
 
 
 def _epilogue(b, epilogue, first):
@@ -321,7 +388,7 @@ def max_pool_grad(b, x, dy, ksize, strides, pads):
     geometry = _geometry(x.shape, dy.shape, ksize, strides, pads)
     at = b.temp(dy.shape, dtypes.int32)
     _pool(b, x, at, "argmax", ksize, strides, pads)
-    if tuple(strides) == tuple(ksize) and pads[0] == pads[2] == 0 and x.shape[3] % 4 == 0:
+    if windows_tile(ksize, strides, pads) and x.shape[3] % 4 == 0:
         def source():
             return _source("pool_grad_tiles.frag", ["float", "int"], "float", KH=ksize[0],
                            KW=ksize[1])
