@@ -124,7 +124,10 @@ MATMUL_CASES = [((1, 1), (1, 1), False, False), ((3, 5), (5, 4), False, False),
                 # long odd K, both operands transposed; C^T = B^T A (A transposed,
                 # N % 4 != 0, M % 4 == 0) batched and broadcast, with B transposed
                 ((4, 5003), (5003, 8), False, False), ((7, 12), (8, 7), True, True),
-                ((2, 7, 8), (7, 6), True, False), ((6, 8), (10, 6), True, True)]
+                ((2, 7, 8), (7, 6), True, False), ((6, 8), (10, 6), True, True),
+                # CPU adapters' blocked kernel: both operands read transposed in place, edges
+                # clamped in rows and in each lane's interleaved columns
+                ((70, 37), (45, 70), True, True)]
 
 # -- transpose: (shape, perm) -----------------------------------------------------------
 TRANSPOSE_CASES = [((), None), ((5,), None), ((3, 4), None), ((3, 4), (0, 1)),

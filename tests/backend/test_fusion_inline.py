@@ -31,3 +31,28 @@ def test_a_small_array_read_by_several_small_results_is_computed_in_each():
         assert middle - before < memory()["num_launches"] - middle
         assert np.array_equal(got, want) if tf.get_backend() == "numpy" else \
             np.allclose(got, want, rtol=2e-6, atol=1e-6), (shape, got, want)
+
+
+@each_backend
+def test_a_value_read_twice_by_one_op_is_computed_once_in_its_kernel():
+    # `y * y`: fusion makes y one node that the kernel computes once (a local, read
+    # twice), and one launch computes the whole tree, in GLSL and WGSL alike
+    def f(x, b):
+        y = tf.tanh(x * b)
+        return y * y - y + 1.0
+
+    rng = np.random.default_rng(6)
+    x = tf.constant(rng.normal(size=(5, 12)).astype(np.float32))
+    b = tf.constant(rng.normal(size=(12,)).astype(np.float32))
+    compiled = tf.function(f)
+    compiled(x, b)
+    program = [st[3]["program"] for st in compiled.get_concrete_function(x, b)._steps
+               if "program" in st[3]]
+    assert [[n[0] for n in p.nodes] for p in program] == [["mul", "tanh", "mul", "sub",
+                                                            "add"]], program
+    before = memory()["num_launches"]
+    got = compiled(x, b).numpy()
+    assert memory()["num_launches"] - before == 1
+    want = f(x, b).numpy()
+    assert np.array_equal(got, want) if tf.get_backend() == "numpy" else \
+        np.allclose(got, want, rtol=2e-6, atol=1e-6), (got, want)

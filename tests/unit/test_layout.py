@@ -8,7 +8,7 @@ import pytest
 from texflow.backends.layout import (axis_view, broadcast_strides, collapse,
                                      contiguous_strides, pow2_at_least, reduction_view,
                                      reverse_view, row_parts, slice_view, strided_view,
-                                     tile_view, transpose_view)
+                                     tile_view, transpose_view, windows_tile)
 
 
 def _read(flat, shape, strides, offset=0):
@@ -84,3 +84,6 @@ def test_axis_view_padding_and_parts():
                                       (3, 2000, 512, 256), (1000, 1000, 512, 1)]:
         per, parts = row_parts(rows, per_row, part, most)
         assert 1 <= parts <= min(most, rows) and (parts - 1) * per < rows <= parts * per
+    assert windows_tile((2, 2), (2, 2), (0, 1, 0, 1)) and windows_tile([3, 1], (3, 1), (0,) * 4)
+    assert not windows_tile((2, 2), (1, 2), (0,) * 4)
+    assert not windows_tile((2, 2), (2, 2), (0, 0, 1, 0))

@@ -168,8 +168,11 @@ def _fusible(step, meta):
 
 def _build(root, steps, meta, producer, inlinable):
     nodes, dtypes, leaves, members = [], [], {}, []
+    made = {}  # step -> its node: a value read twice (`y * y`) is computed once
 
     def node(i):
+        if i in made:
+            return made[i]
         _, op, ins, attrs, outs, _ = steps[i]
         members.append(i)
         operands = []
@@ -183,7 +186,8 @@ def _build(root, steps, meta, producer, inlinable):
                 operands.append(("in", leaves.setdefault(k, len(leaves))))
         nodes.append((op.name, attrs, tuple(operands)))
         dtypes.append(meta[outs[0]][1])
-        return len(nodes) - 1
+        made[i] = len(nodes) - 1
+        return made[i]
 
     node(root)
     return nodes, dtypes, list(leaves), members

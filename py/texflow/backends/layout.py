@@ -112,6 +112,13 @@ def pow2_at_least(n, least=1):
     return p
 
 
+def windows_tile(ksize, strides, pads):
+    """Whether pooling windows of `ksize` at `strides` with `pads` (top, bottom, left,
+    right) tile the image from its top-left corner: strides equal to the window and no
+    padding before, so each input position lies in at most one window."""
+    return tuple(strides) == tuple(ksize) and pads[0] == pads[2] == 0
+
+
 def row_parts(rows, per_row, part, most):
     """(rows per part, parts): `rows` rows of `per_row` items each cut into parts of
     whole rows, about `part` items a part and at most `most` parts (at least one); all

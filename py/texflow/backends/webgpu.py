@@ -67,7 +67,9 @@ class WebGPUBackend(WGSLBackend):
         self.adapter_info = info.adapterInfo
         self.max_storage_buffers = int(info.device.limits.maxStorageBuffersPerShaderStage)
         if getattr(self.adapter_info, "architecture", "") == "swiftshader":
-            self.MATMUL_BLOCK = (16, 2, 8, 8)  # measured on SwiftShader (Chromium, no GPU)
+            # measured on SwiftShader (Chromium, no GPU): scripts/profile_mlp_kernels.py
+            self.MATMUL_BLOCK = (16, 8, 2, 4)
+            self.MATMUL_BLOCKED = ("general", (16, 4))
         self._ex = js.texflowWebGPU.Executor.new(info.device)
         self._launch = self._ex.launch
         self._batch = None

@@ -120,6 +120,7 @@ class WgpuBackend(WGSLBackend):
         self.adapter_info = dict(adapter.info)
         if self.adapter_info.get("adapter_type") == "CPU":
             self.MATMUL_BLOCK = (8, 2, 16, 16)  # measured on lavapipe (llvmpipe, AVX2)
+            self.MATMUL_BLOCKED = ("all", (16, 16))  # scripts/profile_mlp_kernels.py
         self._queue = self.device.queue
         self._buffers = {}
         self._ids = itertools.count(1)

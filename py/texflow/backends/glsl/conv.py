@@ -45,7 +45,7 @@ import math
 from ... import dtypes
 from ...resources import shader
 from ..base import kernel
-from ..layout import row_parts
+from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .program import fill, head
 from .reduce import reduce_into
@@ -396,7 +396,7 @@ def max_pool_grad(b, x, dy, ksize, strides, pads):
     geometry = _geometry(x.shape, dy.shape, ksize, strides, pads)
     at = b.temp(dy.shape, dtypes.int32)
     _pool(b, x, at, "argmax", ksize, strides, pads)
-    if tuple(strides) == tuple(ksize) and pads[0] == pads[2] == 0 and x.shape[3] % 4 == 0:
+    if windows_tile(ksize, strides, pads) and x.shape[3] % 4 == 0:
         def source():
             return _source("pool_grad_tiles.frag", ["float", "int"], "float", KH=ksize[0],
                            KW=ksize[1])

@@ -2,7 +2,8 @@
 program whose body nests the op bodies of elementwise.py (the ones each op's own
 kernel uses); every input texture is fetched once per texel and only the
 program's outputs are written, several as render targets of one launch. A node
-read more than once, or written, is a local variable of its own."""
+read more than once (`y * y`: fusion makes `y` one node), or written, is a local
+variable of its own, computed once."""
 
 import struct
 
@@ -23,7 +24,12 @@ def _literal(value, t):
 
 @kernel("fused_elementwise", "glsl")
 def fused_elementwise(b, *args, program):
-    body = tree_body(program, _inputs(args))
+    shared = {j for j, n in enumerate(program.reads) if n > 1}
+    if shared:  # computed once into locals, then the result from them
+        text, lets = _compose(program, _inputs(args), shared)
+        body = (tuple(lets), (text[-1],))
+    else:
+        body = tree_body(program, _inputs(args))
     map_launch(b, b.out, [(a, a.type, None) for a in args], body, "fused")
 
 

@@ -10,7 +10,7 @@ in numpy's order (window offsets row-major).
 """
 
 from ..base import kernel
-from ..layout import row_parts
+from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
 from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
@@ -267,7 +267,7 @@ def _tiles_grad(x_shape, out_hw, ksize):
 @kernel("max_pool_grad", "wgsl")
 def max_pool_grad(k, *inputs, ksize, strides, pads):
     x, dy = inputs
-    if tuple(strides) == tuple(ksize) and pads[0] == 0 and pads[2] == 0:
+    if windows_tile(ksize, strides, pads):
         return _one(_tiles_grad(x.shape, dy.shape[1:3], ksize), k.out_shape)
     builder = Builder(2)
     first = builder.temp(4 * dy.size)

@@ -1,7 +1,8 @@
 """The WGSL kernels of `fused_elementwise` and `fused_elementwise_multi`: one map step
 whose expression nests the specs of elementwise.py (the ones each op's own kernel
 uses); every input buffer is read once per element and only the program's outputs
-are written. A node read more than once, or written, is a `let` of its own.
+are written. A node read more than once (`y * y`: fusion makes `y` one node), or
+written, is a `let` of its own, computed once.
 
 A kernel binds its inputs, its outputs and its parameters as storage buffers; when
 they exceed the device's limit (`max_storage_buffers`: 8 by default in WebGPU,
@@ -45,7 +46,14 @@ def _literal(value, t):
 
 @kernel("fused_elementwise", "wgsl")
 def fused_elementwise(k, *inputs, program):
-    expr, files = tree_expression(program, [x.dtype for x in inputs])
+    in_dtypes = [x.dtype for x in inputs]
+    shared = {j for j, n in enumerate(program.reads) if n > 1}
+    if shared:  # computed once into `let`s, then the result from them
+        n = len(program.nodes)
+        text, lets, files, _ = _compose(program, in_dtypes, range(n), shared, renumber=False)
+        expr = (tuple(lets), (text[n - 1],))
+    else:
+        expr, files = tree_expression(program, in_dtypes)
     step = map_step("fused", expr, files, k.out_shape, k.out_dtype,
                     _operands(inputs, range(len(inputs)), k.out_shape), len(inputs))
     return Recipe([step], 4 * size_of(k.out_shape))

@@ -15,6 +15,9 @@ Two programs:
   odd sizes cost nothing extra: a 4x4 block per invocation, scalar loads, 16x16
   invocations per workgroup, fewer for small products (N = 10 logits, K = 10
   gradients) so that they still spread over SPLIT_GROUPS workgroups (CPU cores).
+  CPU adapters take matmul_blocked.py's kernel instead (any strides, big
+  unrolled blocks), for the products the general kernel would get
+  (`be.MATMUL_BLOCKED` "general": SwiftShader) or for all (lavapipe).
 
 Broadcast batch dims are strides (0 where an operand repeats).
 """
@@ -24,6 +27,7 @@ import copy
 from ..base import kernel
 from ..layout import broadcast_strides, collapse
 from . import epilogue as epilogues
+from . import matmul_blocked as blocked
 from .movement import transpose_step
 from .program import (GLOBAL_INDEX, STORAGE, Builder, Program, Step, dot_strides,
                       global_index, grid_for, header, render, size_of, unravel)
@@ -282,7 +286,11 @@ def matmul_steps(be, builder, a, b, out_shape, out_dtype, transpose_a=False,
     fast = k % 4 == 0 and n % 4 == 0
     if (transpose_a or transpose_b) and m * n * k < TRANSPOSE_WORTH:
         fast = False
-    if fast:
+    mode, block = be.MATMUL_BLOCKED or (None, None)
+    if mode == "all" or (mode == "general" and not fast):
+        blocked.steps(builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
+                      transpose_b, out_ref, epilogue, block)
+    elif fast:
         _fast_steps(be, builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
                     transpose_b, out_ref, epilogue)
     else:

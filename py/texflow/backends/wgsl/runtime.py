@@ -63,6 +63,10 @@ class WGSLBackend(Backend):
     # columns) per invocation and the workgroup's (x, y) for the register-blocked
     # one, which runtimes pick on CPU adapters (see wgsl/matmul.py).
     MATMUL_BLOCK = None
+    # matmul on CPU adapters: (mode, (rows, columns per invocation at most)) of
+    # wgsl/matmul_blocked.py's kernel, which takes the products the general kernel
+    # would (mode "general") or all of them ("all"); None: never (GPUs)
+    MATMUL_BLOCKED = None
     # storage buffers one shader may bind (WebGPU's default; runtimes read their device's)
     max_storage_buffers = 8
 
