@@ -12,7 +12,6 @@ reductions reading them (fusion_prologue.py). Replaying calls the
 same kernels eager execution calls, so results are identical to eager ones.
 """
 
-import contextlib
 import weakref
 
 from ..engine import context
@@ -165,27 +164,41 @@ class ConcreteFunction:
             result[0] = _fill(self._outputs, values, self._captured)
         return result[0]
 
-    @contextlib.contextmanager
     def _replaying(self, backend):
-        """Where a replay runs: its own scope, which hands the result (`result[0]`, set
-        by the body) to the caller's and frees the rest, and in the browser (WebGPU,
-        WebGL) one list of launches sent to JS per call."""
-        s = scopes.Scope(self.name)
-        s.__enter__()
-        result = [None]
-        batch = getattr(backend, "begin_batch", None)
-        if batch is not None:
-            batch()
-        try:
-            yield result
-        finally:
-            if batch is not None:
-                backend.end_batch()
-            s.end(result[0])
+        """Where a replay runs (`with ... as result`): its own scope, which hands the
+        result (`result[0]`, set by the body) to the caller's and frees the rest, and in
+        the browser (WebGPU, WebGL) one list of launches sent to JS per call."""
+        return _Replaying(self.name, backend)
 
     def __repr__(self):
         return (f"<texflow ConcreteFunction {self.name} ({self.num_traced_ops} ops traced, "
                 f"{self.num_steps} steps)>")
+
+
+class _Replaying:
+    """`ConcreteFunction._replaying`'s context (a class: a generator-based context manager
+    costs a replayed step ~10 us more in Pyodide)."""
+
+    __slots__ = ("scope", "backend", "result")
+
+    def __init__(self, name, backend):
+        self.scope = scopes.Scope(name)
+        self.backend = backend if hasattr(backend, "begin_batch") else None
+        self.result = [None]
+
+    def __enter__(self):
+        self.scope.__enter__()
+        if self.backend is not None:
+            self.backend.begin_batch()
+        return self.result
+
+    def __exit__(self, *exc):
+        try:
+            if self.backend is not None:
+                self.backend.end_batch()
+        finally:
+            self.scope.end(self.result[0])
+        return False
 
 
 def _run_host(step, values):
@@ -217,9 +230,14 @@ def _plan_frees(steps, out_slots, captured, num_args):
 def _fill(value, values, fresh=()):
     """`value` with Slots replaced by their values (a new view for a captured one, so
     that the caller may dispose what it gets)."""
-    if isinstance(value, Slot):
+    t = type(value)  # the common cases first: host code's arguments, at every replay
+    if t is Slot:
         x = values[value.index]
         return x._view(x.shape) if value.index in fresh else x
+    if t is tuple or t is list:
+        return t([_fill(v, values, fresh) for v in value])
+    if t is dict and not value:
+        return {}
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return type(value)(*[_fill(v, values, fresh) for v in value])
     if isinstance(value, (list, tuple)):

@@ -380,6 +380,9 @@ def _canonical(value, tensors):
     as TensorFlow compares them: 2, 2.0 and True == 1 share a trace), other objects by
     identity.
     """
+    t = type(value)  # the common plain tuples and lists first (per call, per argument)
+    if t is tuple or t is list:
+        return (t.__name__,) + tuple([_canonical(v, tensors) for v in value])
     if isinstance(value, NDArray):
         tensors.append(value)
         state = getattr(value, "_traced_as_state", False)
@@ -402,6 +405,11 @@ def _canonical(value, tensors):
 def _converted(value):
     """`value` with numpy arrays and numpy number scalars as tensors, as TensorFlow
     takes them (the same order `_canonical` counts them)."""
+    t = type(value)  # the common cases first: a replayed step's call converts its arguments
+    if t is tuple or t is list:
+        return t([_converted(v) for v in value])
+    if isinstance(value, NDArray) or (t is dict and not value):
+        return value
     if isinstance(value, np.ndarray) or (isinstance(value, np.generic) and
                                          value.dtype.kind in "biuf"):
         return from_numpy(to_numpy(value))

@@ -31,6 +31,11 @@ def all_within(values, limit):
     integers one comparison, negatives read as unsigned being beyond any limit (a replayed
     step checks its labels at every call, and three temporary arrays cost more there)."""
     kind = values.dtype.kind
+    if not values.size:
+        return True
+    if kind in "iu" and values.size <= 256:  # a batch's labels: a numpy call costs more
+        flat = values.reshape(-1).tolist()
+        return min(flat) >= 0 and max(flat) < limit
     if kind == "i":
         return not (values.view(f"u{values.dtype.itemsize}") >= limit).any()
     if kind in "ub":

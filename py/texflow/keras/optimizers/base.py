@@ -5,9 +5,10 @@ import warnings
 
 import numpy as np
 
+from ... import dtypes
+from ...autodiff.variable import Variable
 from ...checkpoint.state import restore_pending
 from ...engine import scope as scopes
-from ... import dtypes
 from ...engine.ndarray import NDArray, Scalar, Storage
 from ...engine.trace import host_call, traced
 from ...ops import elementwise as ew
@@ -21,6 +22,7 @@ from . import schedules
 
 _MODULE = "keras.optimizers"
 _SCALAR = known(())
+_ASSIGN = Variable.assign
 
 
 def _host_scalar(value, dtype=dtypes.float32):
@@ -234,10 +236,11 @@ class Optimizer:
             # (weight decay's factor only with weight decay: one value less to upload;
             # decided here, so a replay's host call makes what its trace made)
             decay = bool(self.weight_decay)
-            scalars = host_call(self._step_scalars, True, decay) if traced() \
+            scalars = host_call(self._step_scalars, True, decay,
+                                self._update_reads_learning_rate()) if traced() \
                 else self._step_scalars(False, decay)
             self._scalars = scalars
-            lr = scalars["learning_rate"]
+            lr = scalars.get("learning_rate")  # None: update_step does not read it
             for g, v in zip(grads, [v for _, v in pairs]):
                 slots = self._slots_of(v)
                 if decay:
@@ -249,26 +252,40 @@ class Optimizer:
         host_call(self._count_step)
         return self._iterations
 
-    def _step_scalars(self, as_tensors=False, decay=True):
-        """{name: value} of this step's scalars, computed on the host: the learning rate,
-        the weight decay factor (when `decay`) and what `_rule_scalars` adds; 0-d float32
-        tensors when `as_tensors`. The step count read is a host copy (assigned from the
-        host)."""
+    def _step_scalars(self, as_tensors=False, decay=True, rate=True):
+        """{name: value} of this step's scalars, computed on the host: the learning rate
+        (as a tensor only when `rate`), the weight decay factor (when `decay`) and what
+        `_rule_scalars` adds; 0-d float32 tensors when `as_tensors`. The step count read
+        is a host copy (assigned from the host)."""
         lr = self.current_learning_rate()
         scalars = {"learning_rate": lr}
         if decay:
             scalars["decay"] = float(self.weight_decay or 0.0) * lr
         scalars.update(self._rule_scalars(lr, int(self._iterations.item()) + 1))
         if as_tensors:
-            return {k: _host_scalar(v) for k, v in scalars.items()}
+            return {k: _host_scalar(v) for k, v in scalars.items()
+                    if rate or k != "learning_rate"}
         return scalars
+
+    def _update_reads_learning_rate(self):
+        """Whether `update_step` reads its `learning_rate` argument (a rule that reads
+        only its own step scalars says no: one host value less to make per step)."""
+        return True
 
     def _rule_scalars(self, learning_rate, t):
         """Scalars an update rule computes once per step `t` (1 for the first)."""
         return {}
 
     def _count_step(self):
-        self._iterations.assign(_host_scalar(self._iterations.item() + 1, dtypes.int32))
+        count = self._iterations
+        storage = count._storage
+        value = np.array([count.item() + 1], np.int32)
+        if storage.refs == 1 and storage.backend is None and type(count).assign is _ASSIGN:
+            # the usual: the count lives on the host and nothing shares its storage: a new
+            # host array in place (what Python read before keeps the old one)
+            storage.values = value
+        else:
+            count.assign(_host_scalar(value[0], dtypes.int32))
 
     def _clip(self, grads):
         if self.clipnorm:

@@ -85,6 +85,9 @@ class Adam(Optimizer):
         return {"alpha": learning_rate * math.sqrt(1 - self.beta_2 ** t) /
                 (1 - self.beta_1 ** t)}
 
+    def _update_reads_learning_rate(self):
+        return type(self).update_step is not Adam.update_step  # Adam's reads alpha
+
     def update_step(self, gradient, variable, learning_rate, slots):
         alpha = self._scalars["alpha"]
         m, v = slots["momentum"], slots["velocity"]
