@@ -127,7 +127,9 @@ MATMUL_CASES = [((1, 1), (1, 1), False, False), ((3, 5), (5, 4), False, False),
                 ((2, 7, 8), (7, 6), True, False), ((6, 8), (10, 6), True, True),
                 # CPU adapters' blocked kernel: both operands read transposed in place, edges
                 # clamped in rows and in each lane's interleaved columns
-                ((70, 37), (45, 70), True, True)]
+                ((70, 37), (45, 70), True, True),
+                # a transposed A of M % 4 != 0 is copied, not read in place by rows of 4
+                ((520, 66), (520, 16), True, False)]
 
 # -- transpose: (shape, perm) -----------------------------------------------------------
 TRANSPOSE_CASES = [((), None), ((5,), None), ((3, 4), None), ((3, 4), (0, 1)),

@@ -39,6 +39,10 @@ MAX_BATCH = 65535            # matrices per launch (the z grid dimension)
 # Split-K (fast kernel on CPU adapters): chunks while a product has fewer workgroups
 # than this, each chunk at least SPLIT_MIN_K4 vec4s of k
 SPLIT_GROUPS = 16
+# whether CPU adapters' vec4 kernel reads transposed operands in place (scripts/
+# profile_mlp_kernels.py turns it off to compare with transposing copies)
+READ_IN_PLACE = [True]
+IN_PLACE_A_COLUMNS = 64
 SPLIT_MIN_K4 = 64
 
 
@@ -68,14 +72,15 @@ def _batch_code(rank, at, z="i32(wid.z)"):
 
 # -- the fast kernel ---------------------------------------------------------------
 
-def _fast_program(a_type, b_type, t, rank, block, epilogue, split=False):
-    key = ("matmul", a_type, b_type, t, rank, block, epilogue and epilogue.key, split)
+def _fast_program(a_type, b_type, t, rank, block, epilogue, split=False,
+                  flips=(False, False)):
+    key = ("matmul", a_type, b_type, t, rank, block, epilogue and epilogue.key, split, flips)
     if key not in _programs:
         if block is None:
             make = _tiled_source
         else:
             def make(*args):
-                return _fast_source(*args, split=split)
+                return _fast_source(*args, split=split, flips=flips)
         _programs[key] = Program(key, 2 + _count(epilogue), 1,
                                  lambda: make(a_type, b_type, t, rank, block, epilogue))
     return _programs[key]
@@ -93,7 +98,10 @@ def _header(in_types, out_type, t, epilogue, at):
     return header(in_types + extra, [out_type], "\n" + epilogues.source(epilogue, at, t))
 
 
-def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False):
+def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False, flips=(False, False)):
+    """`flips`: whether A is stored transposed, [K, M] (read as vec4s of 4 rows, M % 4
+    == 0), and B, [N, K] (vec4s along k): the vec4s are regrouped in registers, which
+    costs nothing on CPU adapters (a vector's components are separate registers)."""
     r, cv, wx, wy = block
     if split:  # params[3:5]: k per chunk (vec4s) and the number of batches
         chunk = ("let s = i32(wid.z) / params[4]; let bz = i32(wid.z) % params[4];\n  "
@@ -102,13 +110,34 @@ def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False):
         chunk = "let bz = i32(wid.z); let k0 = 0; let k1 = K4;"
     at = 5 if split else 3
     batch, a_off, b_off = _batch_code(rank, at, "bz")
-    setup = [f"let ra{i} = a_base + min(r0 + {i}, M - 1) * K4;" for i in range(r)]
-    setup += [f"let cb{c} = b_base + min(c0 + {c}, N4 - 1);" for c in range(cv)]
-    setup += [f"var acc{i}_{c} = vec4<{t}>();" for i in range(r) for c in range(cv)]
-    body = [f"let b{j}_{c} = {_convert(f'in1[cb{c} + (4 * k + {j}) * N4]', b_type, t, 4)};"
+    xyzw = "xyzw"
+    if flips[0]:
+        setup = [f"let ca{q} = a_base + min(r0 / 4 + {q}, M / 4 - 1);" for q in range(r // 4)]
+    else:
+        setup = [f"let ra{i} = a_base + min(r0 + {i}, M - 1) * K4;" for i in range(r)]
+    if flips[1]:
+        setup += [f"let cb{n} = b_base + min(4 * c0 + {n}, 4 * N4 - 1) * K4;"
+                  for n in range(4 * cv)]
+        body = [f"let bt{n} = {_convert(f'in1[cb{n} + k]', b_type, t, 4)};"
+                for n in range(4 * cv)]
+        body += [f"let b{j}_{c} = vec4<{t}>(" + ", ".join(
+            f"bt{4 * c + e}.{xyzw[j]}" for e in range(4)) + ");"
             for j in range(4) for c in range(cv)]
+    else:
+        setup += [f"let cb{c} = b_base + min(c0 + {c}, N4 - 1);" for c in range(cv)]
+        body = [f"let b{j}_{c} = {_convert(f'in1[cb{c} + (4 * k + {j}) * N4]', b_type, t, 4)};"
+                for j in range(4) for c in range(cv)]
+    setup += [f"var acc{i}_{c} = vec4<{t}>();" for i in range(r) for c in range(cv)]
+    if flips[0]:
+        body += [f"let at{q}_{j} = "
+                 f"{_convert(f'in0[ca{q} + (4 * k + {j}) * (M / 4)]', a_type, t, 4)};"
+                 for q in range(r // 4) for j in range(4)]
     for i in range(r):
-        body.append(f"let a{i} = {_convert(f'in0[ra{i} + k]', a_type, t, 4)};")
+        if flips[0]:
+            body.append(f"let a{i} = vec4<{t}>(" + ", ".join(
+                f"at{i // 4}_{j}.{xyzw[i % 4]}" for j in range(4)) + ");")
+        else:
+            body.append(f"let a{i} = {_convert(f'in0[ra{i} + k]', a_type, t, 4)};")
         body += [f"acc{i}_{c} = acc{i}_{c} + a{i}.x * b0_{c} + a{i}.y * b1_{c} + "
                  f"a{i}.z * b2_{c} + a{i}.w * b3_{c};" for c in range(cv)]
     store = [f"if (r0 + {i} < M && c0 + {c} < N4) {{ let o{i}_{c} = c_base + (r0 + {i}) * N4 "
@@ -140,7 +169,15 @@ def _pow2_at_least(x):
 def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b,
                 out_ref, epilogue):
     refs = [a.ref, b.ref]
-    for which, (x, flip) in enumerate(((a, transpose_a), (b, transpose_b))):
+    # CPU adapters' vec4 kernel reads a transposed operand in place (A: rows by 4), A only
+    # for few columns: on SwiftShader, scripts/profile_mlp_kernels.py, the MNIST CNN's
+    # [64,5408]^T [64,64] took 35 ms in place against 50 with the copy, but the MLP's
+    # [64,784]^T [64,128] 19.8 against 12.4 (B^T: the CNN's 24 against 56)
+    cpu = be.MATMUL_BLOCK is not None and READ_IN_PLACE[0]
+    flips = (bool(cpu and transpose_a and m % 4 == 0 and n <= IN_PLACE_A_COLUMNS),
+             bool(cpu and transpose_b))
+    for which, (x, flip) in enumerate(((a, transpose_a and not flips[0]),
+                                       (b, transpose_b and not flips[1]))):
         if flip:  # make the operand row-major in a temporary buffer
             ref = builder.temp(4 * size_of(x.shape))
             perm = tuple(range(len(x.shape) - 2)) + (len(x.shape) - 1, len(x.shape) - 2)
@@ -155,7 +192,7 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
         groups = (-(-n4 // 16), -(-m // 64), count)
     else:
         r, cv, wx, wy = block
-        r = min(r, _pow2_at_least(-(-m // wy)))
+        r = min(r, max(4 if flips[0] else 1, _pow2_at_least(-(-m // wy))))
         cv = min(cv, _pow2_at_least(-(-n4 // wx)))
         block = (r, cv, wx, wy)
         groups = (-(-n4 // (wx * cv)), -(-m // (wy * r)), count)
@@ -163,9 +200,10 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
         if chunks > 1:
             _split_steps(builder, refs, a, b, (m, n4, k // 4, dims, a_st, b_st, count), t,
                          block, (groups[0], groups[1], chunks * count), chunks, kc4, out_ref,
-                         epilogue)
+                         epilogue, flips)
             return
-    program = _fast_program(STORAGE[a.dtype], STORAGE[b.dtype], t, len(dims), block, epilogue)
+    program = _fast_program(STORAGE[a.dtype], STORAGE[b.dtype], t, len(dims), block, epilogue,
+                            flips=flips)
     meta = [m, n4, k // 4, *dims, *a_st, *b_st] + _meta(epilogue)
     builder.add(Step(program, meta, groups, (refs[0], refs[1], *_refs(epilogue), out_ref)))
 
@@ -183,14 +221,14 @@ def split_k(groups, k4):
 
 
 def _split_steps(builder, refs, a, b, sizes, t, block, groups, chunks, kc4, out_ref,
-                 epilogue):
+                 epilogue, flips):
     """Split-K: partial products [chunks, batch, M, N] (the fast program summing one chunk
     of k per workgroup z), then sum_parts.wgsl adding them through the epilogue."""
     m, n4, k4, dims, a_st, b_st, count = sizes
     total = count * m * n4
     parts = builder.temp(16 * total * chunks)
     program = _fast_program(STORAGE[a.dtype], STORAGE[b.dtype], t, len(dims), block, None,
-                            split=True)
+                            split=True, flips=flips)
     builder.add(Step(program, [m, n4, k4, kc4, count, *dims, *a_st, *b_st], groups,
                      (refs[0], refs[1], parts)))
     if epilogue is not None:  # its arrays bound after the one input of sum_parts
