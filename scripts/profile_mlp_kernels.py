@@ -177,7 +177,8 @@ USE = '''default_block, default_blocked = backend.MATMUL_BLOCK, backend.MATMUL_B
 def use(variant):
     from texflow.backends.wgsl import matmul
     matmul.READ_IN_PLACE[0] = not variant.endswith("+copy")
-    variant = variant.removesuffix("+copy")
+    matmul.IN_PLACE_A_COLUMNS = 1 << 30 if variant.endswith("+inplace") else 64
+    variant = variant.removesuffix("+copy").removesuffix("+inplace")
     variant, _, fast = variant.partition("@")
     backend.MATMUL_BLOCK = tuple(int(v) for v in fast.split("/")) if fast else default_block
     mode, _, block = variant.partition(":")
@@ -234,7 +235,8 @@ def main():
                         help="matmul kernel choices to compare, interleaved: "
                         "MODE[:RxC][@R/CV/WX/WY], the backend's MATMUL_BLOCKED mode (default: "
                         "its own; none: off) and block, and its MATMUL_BLOCK; +copy at the end: "
-                        "transposed operands copied, not read in place")
+                        "transposed operands copied, not read in place; +inplace: a "
+                        "transposed A read in place whatever N")
     parser.add_argument("--skip-step", action="store_true", help="products alone only")
     parser.add_argument("--cnn", action="store_true", help="also the MNIST CNN fit step")
     parser.add_argument("--skip-kernels", action="store_true", help="the step only")
