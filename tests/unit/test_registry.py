@@ -124,3 +124,28 @@ def test_every_kernel_follows_the_calling_convention(language):
             wrong.append(f"{name}{inspect.signature(fn)}")
     assert not wrong, f"{language} kernels not of the form fn({CONTEXT[language]}, " \
         f"*inputs, **attrs): {wrong}"
+
+
+# WGSL modules still making a Builder of their own: their owner converts them (issue 11)
+WGSL_OWN_BUILDER = {"matmul.py"}
+
+
+def test_wgsl_kernels_build_on_the_context_they_are_given():
+    """A WGSL kernel adds its steps and temporaries to its `k` and returns `k.recipe()`:
+    the runtime's Builder knows the buffer table (k.out), the runtime and the outputs. A
+    kernel making its own Builder or Recipe renumbers that table by hand, so only
+    program.py (which defines them) and runtime.py (which makes each k) may call them."""
+    import ast
+    from pathlib import Path
+
+    import texflow.backends.wgsl as wgsl
+
+    wrong = []
+    for path in sorted(Path(wgsl.__file__).parent.glob("*.py")):
+        if path.name in {"program.py", "runtime.py"} | WGSL_OWN_BUILDER:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"Builder", "Recipe"}):
+                wrong.append(f"{path.name}:{node.lineno} {node.func.id}(...)")
+    assert not wrong, f"WGSL kernels making their own recipe instead of k's: {wrong}"

@@ -13,7 +13,7 @@ from ..base import kernel
 from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
-from .program import (GLOBAL_INDEX, Builder, Program, Step, global_index, grid_for, header,
+from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header,
                       render, size_of)
 
 _programs = {}
@@ -37,19 +37,19 @@ def _is_pointwise(window, strides, dilations, pads):
     return window == (1, 1) and strides == (1, 1) and not any(pads)
 
 
-def _patches(builder, x_ref, x_shape, window, out_hw, strides, dilations, pads):
+def _patches(k, x_ref, x_shape, window, out_hw, strides, dilations, pads):
     """The table index of x's patch matrix [N*OH*OW, KH*KW*C] (x itself if pointwise)."""
     if _is_pointwise(window, strides, dilations, pads):
         return x_ref
     n, h, w, c = x_shape
     (kh, kw), (oh, ow) = window, out_hw
     rows, cols = n * oh * ow, kh * kw * c
-    ref = builder.temp(4 * rows * cols)
+    ref = k.temp(4 * rows * cols)
     t, c_words = _channel_words(c)
     meta = [rows * kh * kw, c_words, kh * kw, kw, oh, ow, h, w, *strides, *dilations,
             pads[0], pads[2]]
-    builder.add(Step(_program("im2col", [t], t, T=t, width=t), meta,
-                     grid_for(rows * kh * kw), (x_ref, ref)))
+    k.add(Step(_program("im2col", [t], t, T=t, width=t), meta, grid_for(rows * kh * kw),
+               (x_ref, ref)))
     return ref
 
 
@@ -64,7 +64,7 @@ def _direct(c, oc):
     return c % 4 != 0 and oc % 4 == 0
 
 
-def _conv_direct(builder, x_shape, w_shape, out_shape, strides, dilations, pads, epilogue):
+def _conv_direct(k, x_shape, w_shape, out_shape, strides, dilations, pads, epilogue):
     """conv2d_direct.wgsl: R output pixels of a row x four channels per invocation."""
     n, h, w, c = x_shape
     kh, kw, _, oc = w_shape
@@ -90,11 +90,11 @@ def _conv_direct(builder, x_shape, w_shape, out_shape, strides, dilations, pads,
                 "conv2d_direct.wgsl", builtins=GLOBAL_INDEX, index=global_index(), **fields))
     meta = [total, oc // 4, -(-ow // r), oh, ow, h, w, c, kh, kw, *strides, *dilations,
             pads[0], pads[2]] + ([] if epilogue is None else epilogue.meta)
-    refs = (0, 1, *([] if epilogue is None else epilogue.refs), builder.out)
-    builder.add(Step(_programs[key], meta, grid_for(total), refs))
+    refs = (0, 1, *([] if epilogue is None else epilogue.refs), k.out)
+    k.add(Step(_programs[key], meta, grid_for(total), refs))
 
 
-def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations, pads):
+def _filter_direct(k, x_shape, dy_shape, filter_shape, strides, dilations, pads):
     """conv2d_filter_direct.wgsl's partial sums over parts of the window rows, then
     sum_parts.wgsl adding them (one part: straight into the output)."""
     n, h, w, c = x_shape
@@ -103,14 +103,14 @@ def _filter_direct(builder, x_shape, dy_shape, filter_shape, strides, dilations,
     rows, f, co4 = n * oh, kh * kw * c, oc // 4
     per, parts = row_parts(rows, ow, FILTER_PART, MAX_FILTER_PARTS)
     total = parts * f * co4
-    dst = builder.out if parts == 1 else builder.temp(16 * total)
+    dst = k.out if parts == 1 else k.temp(16 * total)
     meta = [total, co4, f, oh, ow, h, w, c, kw, *strides, *dilations, pads[0], pads[2], rows,
             per]
-    builder.add(Step(_program("conv2d_filter_direct", ["f32", "vec4<f32>"], "vec4<f32>"),
-                     meta, grid_for(total), (0, 1, dst)))
+    k.add(Step(_program("conv2d_filter_direct", ["f32", "vec4<f32>"], "vec4<f32>"), meta,
+               grid_for(total), (0, 1, dst)))
     if parts > 1:
-        builder.add(Step(sum_parts_program("f32"),
-                         [f * co4, parts], grid_for(f * co4), (dst, builder.out)))
+        k.add(Step(sum_parts_program("f32"), [f * co4, parts], grid_for(f * co4),
+                   (dst, k.out)))
 
 
 @kernel("conv2d", "wgsl")
@@ -118,15 +118,14 @@ def conv2d(k, *inputs, strides, dilations, pads, program=None):
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
     rows, cols = size_of(k.out_shape[:3]), kh * kw * c
-    builder = Builder(len(inputs))
     epilogue = None if program is None else epilogue_of(program, extras, k.out_shape)
     if _direct(c, oc):
-        _conv_direct(builder, x.shape, w.shape, k.out_shape, strides, dilations, pads, epilogue)
-        return builder.recipe(4 * size_of(k.out_shape))
-    patches = _patches(builder, 0, x.shape, (kh, kw), k.out_shape[1:3], strides, dilations, pads)
-    matmul_steps(k.backend, builder, Operand((rows, cols), "float32", patches),
+        _conv_direct(k, x.shape, w.shape, k.out_shape, strides, dilations, pads, epilogue)
+        return k.recipe()
+    patches = _patches(k, 0, x.shape, (kh, kw), k.out_shape[1:3], strides, dilations, pads)
+    matmul_steps(k.backend, k, Operand((rows, cols), "float32", patches),
                  Operand((cols, oc), "float32", 1), (rows, oc), "float32", epilogue=epilogue)
-    return builder.recipe(4 * size_of(k.out_shape))
+    return k.recipe()
 
 
 kernel("conv2d_epilogue", "wgsl")(conv2d)  # the product through an epilogue (matmul's)
@@ -138,14 +137,13 @@ def conv2d_backprop_filter(k, *inputs, strides, dilations, pads,
     x, dy = inputs
     kh, kw, c, oc = filter_shape
     rows, cols = size_of(dy.shape[:3]), kh * kw * c
-    builder = Builder(2)
     if _direct(c, oc):
-        _filter_direct(builder, x.shape, dy.shape, filter_shape, strides, dilations, pads)
-        return builder.recipe(4 * size_of(k.out_shape))
-    patches = _patches(builder, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)
-    matmul_steps(k.backend, builder, Operand((rows, cols), "float32", patches),
+        _filter_direct(k, x.shape, dy.shape, filter_shape, strides, dilations, pads)
+        return k.recipe()
+    patches = _patches(k, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)
+    matmul_steps(k.backend, k, Operand((rows, cols), "float32", patches),
                  Operand((rows, oc), "float32", 1), (cols, oc), "float32", transpose_a=True)
-    return builder.recipe(4 * size_of(k.out_shape))
+    return k.recipe()
 
 
 @kernel("conv2d_backprop_input", "wgsl")
@@ -156,11 +154,10 @@ def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
     n, h, wd, _ = input_shape
     _, oh, ow, _ = dy.shape
     rows, cols = n * oh * ow, kh * kw * c
-    builder = Builder(2)
     pointwise = _is_pointwise((kh, kw), strides, dilations, pads)
     # dcols = dy @ filter^T: the gradient of each patch entry
-    dcols = builder.out if pointwise else builder.temp(4 * rows * cols)
-    matmul_steps(k.backend, builder, Operand((rows, oc), "float32", 0),
+    dcols = k.out if pointwise else k.temp(4 * rows * cols)
+    matmul_steps(k.backend, k, Operand((rows, oc), "float32", 0),
                  Operand((cols, oc), "float32", 1), (rows, cols), "float32", transpose_b=True,
                  out_ref=dcols)
     if not pointwise:
@@ -168,9 +165,9 @@ def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
         total = n * h * wd * c_words
         meta = [total, h, wd, c_words, oh, ow, kh, kw, *strides, *dilations, pads[0],
                 pads[2], cols * c_words // c]
-        builder.add(Step(_program("col2im", [t], t, T=t, width=t), meta, grid_for(total),
-                         (dcols, builder.out)))
-    return builder.recipe(4 * size_of(k.out_shape))
+        k.add(Step(_program("col2im", [t], t, T=t, width=t), meta, grid_for(total),
+                   (dcols, k.out)))
+    return k.recipe()
 
 
 # -- pooling -----------------------------------------------------------------------------
@@ -227,17 +224,11 @@ def _pool_grad_step(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads):
     return Step(program, meta, grid_for(total), (*srcs, dst))
 
 
-def _one(step, out_shape):
-    """The recipe of a single step whose last reference is the output."""
-    builder = Builder(len(step.refs) - 1)
-    builder.add(step)
-    return builder.recipe(4 * size_of(out_shape))
-
-
 def _pool_kernel(kind):
     def plan(k, *inputs, ksize, strides, pads):
-        return _one(_pool_step(kind, 0, 1, inputs[0].shape, k.out_shape[1:3], ksize, strides,
-                               pads), k.out_shape)
+        k.add(_pool_step(kind, 0, k.out, inputs[0].shape, k.out_shape[1:3], ksize, strides,
+                         pads))
+        return k.recipe()
     kernel(f"{kind}_pool", "wgsl")(plan)
 
 
@@ -252,7 +243,7 @@ _NAN = {"f32": "fn nan(x: f32) -> bool { return is_nan_f32(x); }",
                      "vec4<u32>(0x7f800000u);\n}"}
 
 
-def _tiles_grad(x_shape, out_hw, ksize):
+def _tiles_grad(x_shape, out_hw, ksize, dst):
     """max_pool_grad in one pass where the windows tile the image (pool_grad_tiles.wgsl)."""
     n, h, w, c = x_shape
     t, words = _channel_words(c)
@@ -261,24 +252,25 @@ def _tiles_grad(x_shape, out_hw, ksize):
     program = _program("pool_grad_tiles", [t, t], t, T=t, width=t, nan=_NAN[t],
                        I="i32" if t == "f32" else "vec4<i32>")
     meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *out_hw]
-    return Step(program, meta, grid_for(total), (0, 1, 2))
+    return Step(program, meta, grid_for(total), (0, 1, dst))
 
 
 @kernel("max_pool_grad", "wgsl")
 def max_pool_grad(k, *inputs, ksize, strides, pads):
     x, dy = inputs
     if windows_tile(ksize, strides, pads):
-        return _one(_tiles_grad(x.shape, dy.shape[1:3], ksize), k.out_shape)
-    builder = Builder(2)
-    first = builder.temp(4 * dy.size)
-    builder.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
-    builder.add(_pool_grad_step("max", (1, first), builder.out, x.shape, dy.shape[1:3], ksize,
-                                strides, pads))
-    return builder.recipe(4 * size_of(k.out_shape))
+        k.add(_tiles_grad(x.shape, dy.shape[1:3], ksize, k.out))
+        return k.recipe()
+    first = k.temp(4 * dy.size)
+    k.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
+    k.add(_pool_grad_step("max", (1, first), k.out, x.shape, dy.shape[1:3], ksize, strides,
+                          pads))
+    return k.recipe()
 
 
 @kernel("avg_pool_grad", "wgsl")
 def avg_pool_grad(k, *inputs, ksize, strides, pads, input_shape):
     dy = inputs[0]
-    return _one(_pool_grad_step("avg", (0,), 1, input_shape, dy.shape[1:3], ksize, strides,
-                                pads), k.out_shape)
+    k.add(_pool_grad_step("avg", (0,), k.out, input_shape, dy.shape[1:3], ksize, strides,
+                          pads))
+    return k.recipe()

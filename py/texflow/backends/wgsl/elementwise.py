@@ -10,8 +10,8 @@ scalar, 'k'), or through strides ('s'), the only case needing coordinates.
 from ...dtypes import float32
 from ..base import kernel, kernel_generator
 from ..layout import broadcast_strides, collapse, contiguous_strides
-from .program import (GLOBAL_INDEX, STORAGE, WORKGROUP, Program, Recipe, Step, dot_strides,
-                      global_index, grid_for, header, render, size_of, unravel)
+from .program import (GLOBAL_INDEX, STORAGE, WORKGROUP, Program, Step, dot_strides,
+                      global_index, grid_for, header, render, unravel)
 
 _SCALARS = (float, int, bool)
 SMALL_GROUP = 64
@@ -159,10 +159,10 @@ def operand(inputs, k, out_shape, compute):
     return (k, STORAGE[x.dtype], compute, broadcast_strides(x.shape, out_shape))
 
 
-def _map_recipe(name, expr, ops_file, inputs, out_shape, out_dtype, computes):
-    operands = [operand(inputs, k, out_shape, c) for k, c in enumerate(computes)]
-    step = map_step(name, expr, ops_file, out_shape, out_dtype, operands, len(inputs))
-    return Recipe([step], 4 * size_of(out_shape))
+def _map_recipe(k, name, expr, ops_file, inputs, computes):
+    operands = [operand(inputs, j, k.out_shape, c) for j, c in enumerate(computes)]
+    k.add(map_step(name, expr, ops_file, k.out_shape, k.out_dtype, operands, k.out))
+    return k.recipe()
 
 
 def _as_bool(expr):
@@ -187,7 +187,7 @@ def _register(name, make):
 
     def plan(k, *inputs, **attrs):
         expr, ops_file, computes = make(inputs, STORAGE[k.out_dtype], **attrs)
-        return _map_recipe(name, expr, ops_file, inputs, k.out_shape, k.out_dtype, computes)
+        return _map_recipe(k, name, expr, ops_file, inputs, computes)
     plan.__name__ = name
     return plan
 

@@ -16,7 +16,7 @@ import struct
 from ..base import kernel
 from ..layout import broadcast_strides
 from .elementwise import _convert, map_step, spec
-from .program import STORAGE, Recipe, size_of
+from .program import STORAGE
 
 _OPERAND = re.compile(r"\bx(\d+)\b")
 
@@ -54,9 +54,9 @@ def fused_elementwise(k, *inputs, program):
         expr = (tuple(lets), (text[n - 1],))
     else:
         expr, files = tree_expression(program, in_dtypes)
-    step = map_step("fused", expr, files, k.out_shape, k.out_dtype,
-                    _operands(inputs, range(len(inputs)), k.out_shape), len(inputs))
-    return Recipe([step], 4 * size_of(k.out_shape))
+    k.add(map_step("fused", expr, files, k.out_shape, k.out_dtype,
+                   _operands(inputs, range(len(inputs)), k.out_shape), k.out))
+    return k.recipe()
 
 
 def tree_expression(program, in_dtypes):
@@ -73,15 +73,15 @@ def fused_elementwise_multi(k, *inputs, program, output_index=None):
     in_dtypes = [x.dtype for x in inputs]
     named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
     limit = getattr(k.backend, "max_storage_buffers", 8)
-    steps, chunk = [], []
+    chunk = []
     for j in range(len(program.outputs)):
         # each launch binds its inputs, its outputs and its parameters
         if chunk and len(_needs(program, chunk + [j])[1]) + len(chunk) + 2 > limit:
-            steps.append(_launch(program, inputs, in_dtypes, chunk, named, k.out_shape))
+            k.add(_launch(k, program, inputs, in_dtypes, chunk, named))
             chunk = []
         chunk.append(j)
-    steps.append(_launch(program, inputs, in_dtypes, chunk, named, k.out_shape))
-    return Recipe(steps, 4 * size_of(k.out_shape))
+    k.add(_launch(k, program, inputs, in_dtypes, chunk, named))
+    return k.recipe()
 
 
 def _needs(program, chunk):
@@ -100,13 +100,14 @@ def _needs(program, chunk):
     return sorted(needed), inputs
 
 
-def _launch(program, inputs, in_dtypes, chunk, named, out_shape):
+def _launch(k, program, inputs, in_dtypes, chunk, named):
+    """The step computing outputs `chunk` (positions in program.outputs), which lie in
+    k's table from k.out on."""
     nodes, _ = _needs(program, chunk)
     text, lets, files, used = _compose(program, in_dtypes, nodes, named)
-    results = tuple(text[program.outputs[k]] for k in chunk)
-    return map_step("fused", (tuple(lets), results), files, out_shape, program.dtype,
-                    _operands(inputs, used, out_shape),
-                    tuple(len(inputs) + k for k in chunk))
+    results = tuple(text[program.outputs[j]] for j in chunk)
+    return map_step("fused", (tuple(lets), results), files, k.out_shape, program.dtype,
+                    _operands(inputs, used, k.out_shape), tuple(k.out + j for j in chunk))
 
 
 def _operands(inputs, used, out_shape):

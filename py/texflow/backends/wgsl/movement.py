@@ -14,7 +14,7 @@ from ..base import kernel
 from ..layout import (collapse, contiguous_strides, reverse_view, slice_view, strided_view,
                       tile_view, transpose_view)
 from .elementwise import map_step, operand
-from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, dot_strides, global_index,
+from .program import (GLOBAL_INDEX, STORAGE, Program, Step, dot_strides, global_index,
                       grid_for, header, render, size_of, unravel)
 
 _programs = {}
@@ -61,57 +61,58 @@ def copy_step(src, dst, dtype, shape, src_strides, src_offset=0, dst_strides=Non
 @kernel("transpose", "wgsl")
 def transpose(k, *inputs, perm):
     x = inputs[0]
-    return Recipe([transpose_step(0, x.shape, x.dtype, perm, 1)], 4 * size_of(k.out_shape))
+    k.add(transpose_step(0, x.shape, x.dtype, perm, k.out))
+    return k.recipe()
 
 
 @kernel("broadcast_to", "wgsl")
 def broadcast_to(k, *inputs, shape):
     t = STORAGE[k.out_dtype]
-    step = map_step("copy", "x0", None, k.out_shape, k.out_dtype,
-                    [operand(inputs, 0, k.out_shape, t)], 1)
-    return Recipe([step], 4 * size_of(k.out_shape))
+    k.add(map_step("copy", "x0", None, k.out_shape, k.out_dtype,
+                   [operand(inputs, 0, k.out_shape, t)], k.out))
+    return k.recipe()
 
 
 @kernel("slice", "wgsl")
 def slice_(k, *inputs, begin, size):
     x = inputs[0]
     own, offset = slice_view(x.shape, begin)
-    return Recipe([copy_step(0, 1, k.out_dtype, k.out_shape, own, offset)],
-                  4 * size_of(k.out_shape))
+    k.add(copy_step(0, k.out, k.out_dtype, k.out_shape, own, offset))
+    return k.recipe()
 
 
 @kernel("strided_slice", "wgsl")
 def strided_slice(k, *inputs, window, shape, **spec):
     x = inputs[0]
     counts, src, offset = strided_view(x.shape, window)
-    return Recipe([copy_step(0, 1, k.out_dtype, counts, src, offset)], 4 * size_of(k.out_shape))
+    k.add(copy_step(0, k.out, k.out_dtype, counts, src, offset))
+    return k.recipe()
 
 
 @kernel("reverse", "wgsl")
 def reverse(k, *inputs, axes):
     strides, offset = reverse_view(inputs[0].shape, axes)
-    return Recipe([copy_step(0, 1, k.out_dtype, k.out_shape, strides, offset)],
-                  4 * size_of(k.out_shape))
+    k.add(copy_step(0, k.out, k.out_dtype, k.out_shape, strides, offset))
+    return k.recipe()
 
 
 @kernel("tile", "wgsl")
 def tile(k, *inputs, multiples):
     split, strides = tile_view(inputs[0].shape, multiples)
-    return Recipe([copy_step(0, 1, k.out_dtype, split, strides)],
-                  4 * size_of(k.out_shape))
+    k.add(copy_step(0, k.out, k.out_dtype, split, strides))
+    return k.recipe()
 
 
 @kernel("concat", "wgsl")
 def concat(k, *inputs, axis):
     out_strides = contiguous_strides(k.out_shape)
-    steps, start = [], 0
+    start = 0
     for i, x in enumerate(inputs):
         if x.size:
-            steps.append(copy_step(i, len(inputs), k.out_dtype, x.shape,
-                                   contiguous_strides(x.shape), 0, out_strides,
-                                   start * out_strides[axis]))
+            k.add(copy_step(i, k.out, k.out_dtype, x.shape, contiguous_strides(x.shape), 0,
+                            out_strides, start * out_strides[axis]))
         start += x.shape[axis]
-    return Recipe(steps, 4 * size_of(k.out_shape))
+    return k.recipe()
 
 
 def _bits(value, dtype):
@@ -146,7 +147,8 @@ def pad(k, *inputs, paddings, constant_values):
     n = size_of(k.out_shape)
     meta = [n, _bits(constant_values, k.out_dtype), *k.out_shape, *x.shape,
             *(a for a, _ in paddings), *contiguous_strides(x.shape)]
-    return Recipe([Step(program, meta, grid_for(n), (0, 1))], 4 * n)
+    k.add(Step(program, meta, grid_for(n), (0, k.out)))
+    return k.recipe()
 
 
 @kernel("gather", "wgsl")
@@ -156,8 +158,9 @@ def gather(k, *inputs, axis):
     n = size_of(k.out_shape)
     meta = [n, indices.size, size_of(params.shape[axis + 1:]), params.shape[axis],
             *_BAD_PARAMS]
-    return Recipe([Step(_file_program("gather", (t, "i32"), t, T=t, bad=_bad(t, 4)), meta,
-                        grid_for(n), (0, 1, 2))], 4 * n)
+    k.add(Step(_file_program("gather", (t, "i32"), t, T=t, bad=_bad(t, 4)), meta,
+               grid_for(n), (0, 1, k.out)))
+    return k.recipe()
 
 
 # What a kernel writes for an index it cannot raise about: nothing plausible. The bits
@@ -179,5 +182,6 @@ def unsorted_segment_sum(k, *inputs, num_segments):
     store = "select(0, 1, acc != 0)" if k.out_dtype == "bool" else "acc"
     n = size_of(k.out_shape)
     meta = [n, size_of(data.shape[1:]), data.shape[0], num_segments, *_BAD_PARAMS]
-    return Recipe([Step(_file_program("segment_sum", (t, "i32"), t, T=t, store=store,
-                                      bad=_bad(t, 4)), meta, grid_for(n), (0, 1, 2))], 4 * n)
+    k.add(Step(_file_program("segment_sum", (t, "i32"), t, T=t, store=store, bad=_bad(t, 4)),
+               meta, grid_for(n), (0, 1, k.out)))
+    return k.recipe()

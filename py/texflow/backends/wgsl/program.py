@@ -101,8 +101,8 @@ class Builder:
     The runtime calls every WGSL kernel as `fn(k, *inputs, **attrs)` with a Builder `k`
     (the convention of all three kernel languages: docs/ADDING_AN_OP.md) that also says
     what the op makes: `backend` (the runtime: its limits and choices), `out_shape`,
-    `out_dtype` and `outs` ((shape, dtype) per output). The kernel returns its Recipe
-    (`k.recipe(nbytes)` after adding steps, or one it makes itself).
+    `out_dtype` and `outs` ((shape, dtype) per output). The kernel adds its steps to `k`
+    and returns `k.recipe()`.
     """
 
     def __init__(self, n_inputs, backend=None, outs=()):
@@ -122,7 +122,11 @@ class Builder:
         self.steps.append(step)
         return step
 
-    def recipe(self, out_nbytes):
+    def recipe(self, out_nbytes=None):
+        """The Recipe of the steps added; each output `out_nbytes` long (by default
+        `out_shape`'s, 4 bytes an element)."""
+        if out_nbytes is None:
+            out_nbytes = 4 * size_of(self.out_shape)
         return Recipe(self.steps, out_nbytes, self.temps)
 
 

@@ -19,7 +19,7 @@ from ..layout import reduction_view
 from .elementwise import map_step
 from .movement import transpose_step
 from .prologue import Prologue
-from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, global_index, grid_for,
+from .program import (GLOBAL_INDEX, STORAGE, Program, Step, global_index, grid_for,
                       header)
 
 CHUNK = 256
@@ -110,30 +110,25 @@ def _source(op, t, first, last, n_in, n_out, vec, prologue):
             f"\n@compute @workgroup_size(256)\nfn main({GLOBAL_INDEX}) {{\n  {body}\n}}\n")
 
 
-def _plan(op, x, out_dtype, axes, prologue=None, n_in=1):
-    """The passes reducing input `x` (or, with a Prologue, the `n_in` arrays it computes
-    its input from)."""
+def _plan(k, op, x, axes, prologue=None):
+    """Adds to `k` the passes reducing input `x` (or, with a Prologue, the arrays it
+    computes its input from: all of k's inputs) and returns k's recipe."""
+    out_dtype = k.out_dtype
     t = STORAGE[out_dtype] if not op.startswith("arg") else STORAGE[x.dtype]
     if prologue is None:
         perm, a, r, b = reduction_view(x.shape, axes)
     else:  # (more than one element per output: fusion_prologue.py)
         perm, a, r, b = None, prologue.a, prologue.r, prologue.b
-    steps, temps = [], []
     n_out = a * b
-
-    def temp(nbytes):
-        temps.append(nbytes)
-        return n_in + len(temps)  # table: inputs, output, temporaries
-
-    src = tuple(range(n_in))
+    src = tuple(range(k.out))
     if perm is not None:
-        ref = temp(4 * x.size)
-        steps.append(transpose_step(0, x.shape, x.dtype, perm, ref))
+        ref = k.temp(4 * x.size)
+        k.add(transpose_step(0, x.shape, x.dtype, perm, ref))
         src = (ref,)
     if r == 1:  # nothing to reduce (reduced axes of size 1): a converting copy
-        steps.append(map_step("copy", "0" if op.startswith("arg") else "x0", None, (n_out,),
-                              out_dtype, [(src[0], STORAGE[x.dtype], t, (1,))], 1))
-        return Recipe(steps, 4 * n_out, temps)
+        k.add(map_step("copy", "0" if op.startswith("arg") else "x0", None, (n_out,),
+                       out_dtype, [(src[0], STORAGE[x.dtype], t, (1,))], k.out))
+        return k.recipe(4 * n_out)
     first = True
     vec = b == 1 and r % 4 == 0 and not op.startswith("arg")
     if vec:
@@ -146,27 +141,27 @@ def _plan(op, x, out_dtype, axes, prologue=None, n_in=1):
         n = a * g * b
         meta = [n, r, b, g, min(r, CHUNK)] + (prologue.meta if first and prologue else [])
         if last:
-            dst = (n_in,)
+            dst = (k.out,)
         elif program.n_out == 2:
-            dst = (temp(4 * n), temp(4 * n))
+            dst = (k.temp(4 * n), k.temp(4 * n))
         else:
-            dst = (temp(4 * n),)
-        steps.append(Step(program, meta, grid_for(n), src + dst))
+            dst = (k.temp(4 * n),)
+        k.add(Step(program, meta, grid_for(n), src + dst))
         if last:
-            return Recipe(steps, 4 * n_out, temps)
+            return k.recipe(4 * n_out)
         src, r, first = dst, g, False
 
 
 def _reduction(op):
     def plan(k, *inputs, axes, keepdims):
-        return _plan(op, inputs[0], k.out_dtype, axes)
+        return _plan(k, op, inputs[0], axes)
     kernel(op, "wgsl")(plan)
 
 
 def _arg_reduction(op):
     def plan(k, *inputs, axis, keepdims):
         assert k.out_dtype == int32
-        return _plan(op, inputs[0], k.out_dtype, (axis,))
+        return _plan(k, op, inputs[0], (axis,))
     kernel(op, "wgsl")(plan)
 
 
@@ -177,6 +172,6 @@ for _op in ("sum", "prod", "max", "min"):
 @kernel("reduce_prologue", "wgsl")
 def reduce_prologue(k, *inputs, program, reduction, axes, keepdims):
     prologue = Prologue(program, inputs, axes, STORAGE[k.out_dtype])
-    return _plan(reduction, None, k.out_dtype, axes, prologue, len(inputs))
+    return _plan(k, reduction, None, axes, prologue)
 for _op in ("argmax", "argmin"):
     _arg_reduction(_op)

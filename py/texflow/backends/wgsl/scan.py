@@ -10,7 +10,7 @@ writes its lines from the end.
 
 from ..base import kernel
 from ..layout import axis_view
-from .program import (GLOBAL_INDEX, STORAGE, Builder, Program, Step, global_index, grid,
+from .program import (GLOBAL_INDEX, STORAGE, Program, Step, global_index, grid,
                       grid_for, header)
 
 BLOCK = 512
@@ -131,25 +131,23 @@ def _scan_into(builder, src, dst, t, op, identity, lines, n, inner, reverse):
                                                                           dst)))
 
 
-def _scan(inputs, out_dtype, axis, exclusive, reverse, op, identity):
-    x = inputs[0]
+def _scan(k, x, axis, exclusive, reverse, op, identity):
     outer, n, inner = axis_view(x.shape, axis)
     lines = outer * inner
-    t = STORAGE[out_dtype]
-    builder = Builder(1)
-    target = builder.temp(4 * x.size) if exclusive else builder.out
-    _scan_into(builder, 0, target, t, op, identity, lines, n, inner, reverse)
+    t = STORAGE[k.out_dtype]
+    target = k.temp(4 * x.size) if exclusive else k.out
+    _scan_into(k, 0, target, t, op, identity, lines, n, inner, reverse)
     if exclusive:
-        builder.add(Step(_shift_program(t, identity), [n, inner, 1, int(reverse), x.size],
-                         grid_for(x.size), (target, builder.out)))
-    return builder.recipe(4 * x.size)
+        k.add(Step(_shift_program(t, identity), [n, inner, 1, int(reverse), x.size],
+                   grid_for(x.size), (target, k.out)))
+    return k.recipe(4 * x.size)
 
 
 @kernel("cumsum", "wgsl")
 def cumsum(k, *inputs, axis, exclusive, reverse):
-    return _scan(inputs, k.out_dtype, axis, exclusive, reverse, "sum", "0")
+    return _scan(k, inputs[0], axis, exclusive, reverse, "sum", "0")
 
 
 @kernel("cumprod", "wgsl")
 def cumprod(k, *inputs, axis, exclusive, reverse):
-    return _scan(inputs, k.out_dtype, axis, exclusive, reverse, "prod", "1")
+    return _scan(k, inputs[0], axis, exclusive, reverse, "prod", "1")

@@ -13,7 +13,7 @@ permute_last_axis is a per-row gather.
 from ..base import kernel
 from ..layout import axis_view, pow2_at_least
 from .movement import copy_step
-from .program import (GLOBAL_INDEX, STORAGE, Program, Recipe, Step, global_index, grid,
+from .program import (GLOBAL_INDEX, STORAGE, Program, Step, global_index, grid,
                       grid_for, header)
 
 BLOCK = 512
@@ -124,26 +124,27 @@ def argsort(k, *inputs, descending):
     w = block // 2
     meta = [n, p, block, 2, block, int(descending)]
     # table: x, output, then key and index buffers of two generations
-    pairs, steps = [(2, 3), (4, 5)], []
+    temps = [k.temp(4 * rows * p) for _ in range(4)]
+    pairs = [tuple(temps[:2]), tuple(temps[2:])]
     groups = grid(rows * p // block)
-    steps.append(Step(_local_program(STORAGE[x.dtype], True, w), meta, groups, (0,) + pairs[0]))
+    k.add(Step(_local_program(STORAGE[x.dtype], True, w), meta, groups, (0,) + pairs[0]))
     gen = 0
     stage = 2 * block
     while stage <= p:
         j = stage // 2
         while j >= block:
-            steps.append(Step(_global_program(), [rows * p // 2, p, stage, j],
-                              grid_for(rows * p // 2), pairs[gen] + pairs[1 - gen]))
+            k.add(Step(_global_program(), [rows * p // 2, p, stage, j],
+                       grid_for(rows * p // 2), pairs[gen] + pairs[1 - gen]))
             gen = 1 - gen
             j //= 2
-        steps.append(Step(_local_program("i32", False, w), [n, p, block, stage, stage,
-                                                             int(descending)],
-                          groups, pairs[gen] + pairs[1 - gen]))
+        k.add(Step(_local_program("i32", False, w),
+                   [n, p, block, stage, stage, int(descending)], groups,
+                   pairs[gen] + pairs[1 - gen]))
         gen = 1 - gen
         stage *= 2
     # the first n positions of each row
-    steps.append(copy_step(pairs[gen][1], 1, "int32", (rows, n), (p, 1)))
-    return Recipe(steps, 4 * x.size, [4 * rows * p] * 4)
+    k.add(copy_step(pairs[gen][1], k.out, "int32", (rows, n), (p, 1)))
+    return k.recipe(4 * x.size)
 
 
 @kernel("permute_last_axis", "wgsl")
@@ -157,5 +158,5 @@ def permute_last_axis(k, *inputs):
         source = (header([t, "i32"], [t]) +
                   f"\n@compute @workgroup_size(256)\nfn main({GLOBAL_INDEX}) {{\n  {body}\n}}\n")
         _programs[key] = Program(key, 2, 1, lambda: source)
-    return Recipe([Step(_programs[key], [x.size, x.shape[-1]], grid_for(x.size), (0, 1, 2))],
-                  4 * x.size)
+    k.add(Step(_programs[key], [x.size, x.shape[-1]], grid_for(x.size), (0, 1, k.out)))
+    return k.recipe(4 * x.size)
