@@ -20,6 +20,7 @@ import json
 import logging
 import secrets
 import time
+import weakref
 
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
@@ -81,6 +82,7 @@ class Coordinator:
         self._pending = 0
         self._server = None
         self._tasks = []
+        self._http = weakref.WeakSet()  # connections answered with a plain HTTP response
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -114,13 +116,21 @@ class Coordinator:
         return self
 
     async def serve_forever(self):
-        await self._server.serve_forever()
+        # Until close(); cancelled (Ctrl-C), it returns at once and the caller's close()
+        # cuts lingering HTTP connections (websockets' own serve_forever would first wait
+        # for them).
+        await self._server.wait_closed()
 
     async def close(self):
         for task in self._tasks:
             task.cancel()
         await self.shard_links.close()
         if self._server is not None:
+            # After an HTTP answer websockets waits for the client to hang up (up to its
+            # open timeout, 10 s): a page or urllib response still held open would hold up
+            # Ctrl-C that long, so those connections are cut here.
+            for connection in list(self._http):
+                connection.transport.abort()
             self._server.close()
             await self._server.wait_closed()
 
@@ -139,6 +149,7 @@ class Coordinator:
             # close_timeout for the client to read it: Pyodide's 10 MB of wasm needs longer
             # than the 1 s that suits WebSocket closes.
             connection.close_timeout = HTTP_CLOSE_TIMEOUT
+            self._http.add(connection)
             return self.pages.respond(request.path, request.headers)
         origin = request.headers.get("Origin")
         if not self._allowed_origin(origin):
