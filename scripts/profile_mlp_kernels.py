@@ -135,6 +135,7 @@ def make():
         "h W2 64x128x10": lambda: tf.matmul(h, w2),
         "dl W2^T 64x10x128": lambda: tf.matmul(dl, w2, transpose_b=True),
         "h^T dl 128x64x10": lambda: tf.matmul(h, dl, transpose_a=True),
+        "x^T (the copy x^T dh makes) 784x64": lambda: tf.transpose(x),
     } if not CNN_CASES else {
         "CNN relu(f W + b) 64x5408x64": lambda: dense(f, wf, b64),
         "CNN f^T dh 5408x64x64": lambda: tf.matmul(f, dh64, transpose_a=True),

@@ -490,6 +490,10 @@ def test_range_checks_run_at_every_call():
         with raises(tf.errors.InvalidArgumentError, match=message):
             fn(tf.constant(bad))
         assert fn.experimental_get_tracing_count() == 1
+    # the Keras loss and the op under it check the same labels: a replay checks them once
+    steps = cases[0][0].get_concrete_function(tf.constant(two[0]))._steps
+    assert [getattr(s[1], "key", None) for s in steps if getattr(s[1], "check", False)] == \
+        [("class labels", 3)]
     for fn in (cases[0][0], cases[1][0]):  # a negative label (read as unsigned) too
         with raises(tf.errors.InvalidArgumentError, match="label value of -1 "):
             fn(tf.constant([-1, 1]))
