@@ -1,0 +1,75 @@
+"""TensorFlow-differential snippets: tf.range with tensor arguments, tf.size/tf.shape
+out_type, and the 1-D and 3-D pooling functions (owner: tfops). `id: source` or
+`id: (source, options)`; the id's part before '/' is its test group. After editing:
+`$TF_PYTHON scripts/make_tf_diff_fixtures.py ops_gaps`.
+"""
+
+_X = "tf.constant(np.random.default_rng(3).normal(0, 1, {}).astype(np.float32))"
+
+SNIPPETS = {
+    "range_tensor/limit_int": "tf.range(tf.constant(5))",
+    "range_tensor/limit_float": "tf.range(tf.constant(5.0))",
+    "range_tensor/three_tensors": "tf.range(tf.constant(1), tf.constant(7), tf.constant(2))",
+    "range_tensor/mixed": "(tf.range(tf.constant(1), 7, 2), tf.range(1, tf.constant(7.5)), "
+                          "tf.range(tf.constant(1), 2.5), tf.range(2, delta=tf.constant(0.5)))",
+    "range_tensor/keywords": "tf.range(start=tf.constant(2), limit=tf.constant(5))",
+    "range_tensor/int64_tensor": "tf.range(tf.constant(5, tf.int64))",
+    "range_tensor/dtype_cast": "(tf.range(tf.constant(5), dtype=tf.float32), "
+                               "tf.range(tf.constant(0.5), 3, dtype=tf.int32), "
+                               "tf.range(tf.constant(7), dtype=tf.int64))",
+    "range_tensor/numpy_scalars": "(tf.range(np.int64(5)), tf.range(np.float64(2.5)), "
+                                  "tf.range(np.float32(3)), tf.range(np.int32(3), 5.0), "
+                                  "tf.range(np.array(3)), tf.range(np.array(2.5), 5, "
+                                  "dtype=tf.int32))",
+    "range_tensor/one_element_vector": "(tf.range(tf.constant([5])), "
+                                       "tf.range(tf.constant([2]), 5))",
+    "range_tensor/variable": "tf.range(tf.Variable(4))",
+    "range_tensor/negative_delta": "(tf.range(tf.constant(10), 0, -3), tf.range(tf.constant("
+                                   "3.0), tf.constant(1.0), tf.constant(-0.5)), "
+                                   "tf.range(5, 0, -1), tf.range(0, -10, -3))",
+    "range_tensor/empty": "(tf.range(5, 5), tf.range(tf.constant(2.0), 2.0))",
+    "range_tensor/float_steps": "(tf.range(0, 1, 0.3), tf.range(tf.constant(0.0), 1.0, "
+                                "tf.constant(0.1)), tf.range(-1.0, 1.0, 0.3))",
+    "range_tensor/float32_size": "tf.range(1e8, 1e8 + 5)",
+    "range_tensor/float64_tensor": "(tf.range(0, tf.constant(3.0, tf.float64)), "
+                                   "tf.range(tf.constant(5.0), dtype=tf.float64))",
+    "range_tensor/vector_error": ("tf.range(tf.constant([5, 6]))",
+                                  {"match": ["limit", "scalar", "[2]"]}),
+    "range_tensor/matrix_error": ("tf.range(tf.constant([[5]]))", {"match": ["[1,1]"]}),
+    "range_tensor/zero_delta_error": ("tf.range(tf.constant(5), delta=tf.constant(0))",
+                                      {"match": ["delta != 0"]}),
+    "range_tensor/zero_float_delta_error": ("tf.range(tf.constant(5.0), delta=0.0)",
+                                            {"match": ["delta != 0"]}),
+    "range_tensor/backwards_error": ("tf.range(tf.constant(5), 2.0)",
+                                     {"match": ["start <= limit", "5/2"]}),
+    "range_tensor/backwards_float_error": ("tf.range(tf.constant(3), tf.constant(1.5))",
+                                           {"match": ["3/1.5"]}),
+    "range_tensor/negative_delta_error": ("tf.range(0, 5, -1)",
+                                          {"match": ["start >= limit", "0/5"]}),
+    "range_tensor/nan_error": ("tf.range(tf.constant(np.nan))", {"match": ["0/nan"]}),
+    "range_tensor/inf_error": ("tf.range(tf.constant(np.inf))",
+                               {"match": ["9223372036854775807"]}),
+    "range_tensor/python_float_int_dtype_error": ("tf.range(0.5, 3, dtype=tf.int32)",
+                                                  {"match": ["0.5", "int32"]}),
+    "range_tensor/bool_dtype_error": ("tf.range(tf.constant(2.5), dtype=tf.bool)",
+                                      {"match": ["bool"]}),
+    "size_out_type/float32": "tf.size(tf.zeros([2, 3, 4]), out_type=tf.float32)",
+    "size_out_type/others": "x = tf.zeros([2, 3, 4])\n"
+                            "(tf.size(x, out_type=tf.int64), tf.size(x, out_type=tf.float64), "
+                            "tf.size(x, out_type=tf.int32), tf.size(x, out_type=tf.int16), "
+                            "tf.size(x, out_type=tf.uint8), tf.size(x, out_type=tf.int8))",
+    "size_out_type/bool": "(tf.size(tf.zeros([2, 3]), out_type=tf.bool), "
+                          "tf.size(tf.zeros([0, 3]), out_type=tf.bool))",
+    "size_out_type/empty": "(tf.size(tf.zeros([0, 3]), out_type=tf.float32), "
+                           "tf.size(tf.zeros([0, 3])))",
+    "size_out_type/python_values": "(tf.size([[1, 2], [3, 4]], out_type=tf.float32), "
+                                   "tf.size(3.0), tf.shape(3.0), tf.rank([[1, 2]]))",
+    "size_out_type/string_error": "tf.size(tf.zeros([2]), out_type=tf.string)",
+    "size_out_type/shape_int64_name": "tf.shape(tf.zeros([2, 3]), out_type='int64')",
+    "size_out_type/shape_float_error": ("tf.shape(tf.zeros([2]), out_type=tf.float32)",
+                                        {"match": ["out_type", "int32, int64"]}),
+    "size_out_type/shape_int16_error": ("tf.shape(tf.zeros([2]), out_type=tf.int16)",
+                                        {"match": ["out_type", "int16"]}),
+    "size_out_type/rank": "(tf.rank(tf.zeros([2, 3, 4])), tf.rank(3.0), "
+                          "tf.rank(tf.zeros([0])).dtype)",
+}
