@@ -112,7 +112,8 @@ def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False, flips=(F
     batch, a_off, b_off = _batch_code(rank, at, "bz")
     xyzw = "xyzw"
     if flips[0]:
-        setup = [f"let ca{q} = a_base + min(r0 / 4 + {q}, M / 4 - 1);" for q in range(r // 4)]
+        setup = ["let M4 = M / 4;"]
+        setup += [f"let ca{q} = a_base + min(r0 / 4 + {q}, M4 - 1);" for q in range(r // 4)]
     else:
         setup = [f"let ra{i} = a_base + min(r0 + {i}, M - 1) * K4;" for i in range(r)]
     if flips[1]:
@@ -129,8 +130,8 @@ def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False, flips=(F
                 for j in range(4) for c in range(cv)]
     setup += [f"var acc{i}_{c} = vec4<{t}>();" for i in range(r) for c in range(cv)]
     if flips[0]:
-        body += [f"let at{q}_{j} = "
-                 f"{_convert(f'in0[ca{q} + (4 * k + {j}) * (M / 4)]', a_type, t, 4)};"
+        body += ["let kr = 4 * k * M4;"]  # k's 4 rows of the stored A^T: kr + j * M4
+        body += [f"let at{q}_{j} = {_convert(f'in0[ca{q} + kr + {j} * M4]', a_type, t, 4)};"
                  for q in range(r // 4) for j in range(4)]
     for i in range(r):
         if flips[0]:
