@@ -128,3 +128,35 @@ SNIPPETS.update({
                                   {"match": ["padding"]}),
     "pool1d/depth_error": _SEQ + "tf.nn.max_pool1d(x, [1, 3, 2], 2, 'VALID')",
 })
+
+_VOL = ("x = tf.constant(np.random.default_rng(3).normal(0, 1, (2, 5, 4, 6, 3))"
+        ".astype(np.float32))\n")
+
+SNIPPETS.update({
+    "pool3d/avg_valid": _VOL + "(tf.nn.avg_pool3d(x, 2, 2, 'VALID'), "
+                               "tf.nn.avg_pool3d(x, 2, None, 'VALID'), "
+                               "tf.nn.avg_pool3d(x, 2, 2, 'VALID', data_format='NDHWC'))",
+    "pool3d/avg_same": _VOL + "(tf.nn.avg_pool3d(x, [2, 3, 2], [1, 2, 3], 'SAME'), "
+                              "tf.nn.avg_pool3d(x, [1, 2, 3, 2, 1], [1, 1, 2, 3, 1], 'SAME'), "
+                              "tf.nn.avg_pool3d(x, 3, 2, 'SAME'))",
+    "pool3d/avg_grad": _VOL + "y_shape = [2, 3, 2, 3, 3]\n" + _GRAD.format(
+        "tf.nn.avg_pool3d(x, 3, 2, 'SAME')"),
+    "pool3d/avg_grad_valid": _VOL + "y_shape = [2, 2, 1, 3, 3]\n" + _GRAD.format(
+        "tf.nn.avg_pool3d(x, [2, 3, 2], [2, 1, 2], 'VALID')"),
+    "pool3d/ncdhw_error": _VOL + "tf.nn.avg_pool3d(x, 2, 2, 'VALID', data_format='NCDHW')",
+    "pool3d/ksize_length_error": (_VOL + "tf.nn.avg_pool3d(x, [2, 2], 2, 'VALID')",
+                                  {"match": ["ksize", "length 2"]}),
+    "pool3d/ksize_zero_error": (_VOL + "tf.nn.avg_pool3d(x, 0, 2, 'VALID')",
+                                {"match": ["ksize", "non-negative"]}),
+    "pool3d/stride_zero_error": (_VOL + "tf.nn.avg_pool3d(x, 2, 0, 'VALID')",
+                                 {"match": ["Stride must be > 0, but got 0"]}),
+    "pool3d/window_too_big_error": (_VOL + "tf.nn.avg_pool3d(x, 6, 1, 'VALID')",
+                                    {"match": ["Computed output size would be negative: -1",
+                                               "input_size: 4"]}),
+    "pool3d/rank_error": "tf.nn.avg_pool3d(tf.ones([2, 3, 4, 5]), 2, 1, 'VALID')",
+    "pool3d/batch_error": _VOL + "tf.nn.avg_pool3d(x, [2, 2, 2, 2, 2], 1, 'VALID')",
+    "pool3d/padding_case_error": (_VOL + "tf.nn.avg_pool3d(x, 2, 1, 'valid')",
+                                  {"match": ['"valid"']}),
+    "pool3d/explicit_error": (_VOL + "tf.nn.avg_pool3d(x, 2, 1, [[0, 0], [1, 1], [1, 1], "
+                                     "[1, 1], [0, 0]])", {"match": ["padding"]}),
+})

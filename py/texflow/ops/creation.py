@@ -23,7 +23,7 @@ def array(values, dtype=None):
     float32, ints int32, bools bool; numpy float64 becomes float32 and int64 int32.
 
     >>> tf.array([[1, 2], [3, 4]]).dtype
-    'int32'
+    tf.int32
     """
     return from_numpy(to_numpy(values, dtype))
 
@@ -138,7 +138,7 @@ def random_uniform(shape, minval=0.0, maxval=1.0, seed=None, dtype=float32):
     For int32 the values are integers in [minval, maxval), as in TensorFlow.
 
     >>> tf.random_uniform([3], 0, 10, seed=1, dtype='int32').dtype
-    'int32'
+    tf.int32
     """
     if maxval < minval:
         raise ValueError(f"random_uniform: maxval {maxval} is below minval {minval}")
@@ -198,7 +198,7 @@ def range_(start, limit=None, delta=1, dtype=None, name=None):
     >>> tf.range(tf.constant(1), 7, 2).tolist()
     [1, 3, 5]
     >>> tf.range(tf.constant(2.0)).dtype
-    'float32'
+    tf.float32
     """
     if limit is None:
         start, limit = 0, start

@@ -1,8 +1,11 @@
-"""TensorFlow's 1-D pooling (tf.nn.max_pool1d, avg_pool1d) over NWC sequences.
+"""TensorFlow's 1-D pooling (tf.nn.max_pool1d, avg_pool1d) over NWC sequences, and 3-D
+average pooling (tf.nn.avg_pool3d) over NDHWC volumes.
 
-A sequence [batch, width, channels] is a one-row NHWC image, so these are the 2-D
-pooling ops of ops/conv.py on a reshaped view: no kernels of their own, and the
-gradients are those of max_pool/avg_pool and reshape. The argument checks are
+A sequence [batch, width, channels] is a one-row NHWC image, so 1-D pooling is the
+2-D pooling ops of ops/conv.py on a reshaped view; a 3-D box average is the average
+over depth of 2-D averages (the in-volume part of a box is a product of ranges, so
+SAME's divisor factors too). No kernels of their own: the gradients are those of
+max_pool/avg_pool and reshape. The argument checks are
 TensorFlow's, made here because its 1-D functions check more than the 2-D kernels
 texflow shares (explicit padding smaller than the window, a negative output size).
 """
@@ -13,21 +16,30 @@ from .conv import _as_array, avg_pool, max_pool
 from .movement import reshape
 
 
-def _width(name, what, value, default):
-    """The width entry of TensorFlow's ksize/strides for 1-D pooling: an int, [k] or
-    [1, k, 1]."""
+def _window(name, what, value, default, n):
+    """The spatial entries of TensorFlow's ksize/strides for n-D pooling: an int, n ints
+    or [1, ..., 1] with n in between."""
     if value is None:
-        return default
+        return (default,) * n
     seq = [value] if isinstance(value, int) else [int(v) for v in value]
-    if len(seq) not in (1, 3):
-        raise ValueError(f"{what} should be of length 1, 1 or 3. Received: {what}={seq} of "
-                         f"length {len(seq)}")
-    if len(seq) == 3:
-        if seq[0] != 1 or seq[2] != 1:
+    if len(seq) not in (1, n, n + 2):
+        raise ValueError(f"{what} should be of length 1, {n} or {n + 2}. Received: "
+                         f"{what}={seq} of length {len(seq)}")
+    if len(seq) == n + 2:
+        if seq[0] != 1 or seq[-1] != 1:
             raise UnimplementedError(f"{name}: {what} {seq} pools across the batch or channel "
-                                     "axis; texflow pools across the width only")
-        seq = seq[1:2]
-    return seq[0]
+                                     "axis; texflow pools across the spatial axes only")
+        seq = seq[1:-1]
+    return tuple(seq * n if len(seq) == 1 else seq)
+
+
+def _check_output(name, sizes, window, strides, pads):
+    for n, k, s, (lo, hi) in zip(sizes, window, strides, pads):
+        out = int((n + lo + hi - k + s) / s)  # C++'s division, rounding toward 0
+        if out < 0:
+            raise InvalidArgumentError(f"{name}: Computed output size would be negative: "
+                                       f"{out} [input_size: {n}, effective_filter_size: "
+                                       f"{k}, stride: {s}]")
 
 
 def _pads(name, padding, width, k, s):
@@ -68,8 +80,8 @@ def _pool1d(name, pool2d, input, ksize, strides, padding, data_format):
     if len(x.shape) != 3:
         raise InvalidArgumentError(f"{name}: input must be [batch, width, channels] of rank "
                                    f"3, received shape {list(x.shape)}")
-    k = _width(name, "ksize", ksize, None)
-    s = _width(name, "strides", strides, 1)  # TensorFlow's None strides are 1
+    (k,) = _window(name, "ksize", ksize, None, 1)
+    (s,) = _window(name, "strides", strides, 1, 1)  # TensorFlow's None strides are 1
     if k < 1:
         raise InvalidArgumentError(f"{name}: Sliding window ksize must be positive, "
                                    f"received {k}")
@@ -77,11 +89,8 @@ def _pool1d(name, pool2d, input, ksize, strides, padding, data_format):
         raise InvalidArgumentError(f"{name}: Stride must be > 0, but got {s}")
     n, width, c = x.shape
     left, right = _pads(name, padding, width, k, s)
-    out = int((width + left + right - k + s) / s)  # C++'s division, rounding toward 0
-    if out < 0 and name == "max_pool1d":  # TensorFlow's AvgPool gives an empty result
-        raise InvalidArgumentError(f"{name}: Computed output size would be negative: "
-                                   f"{out} [input_size: {width}, effective_filter_size: "
-                                   f"{k}, stride: {s}]")
+    if name == "max_pool1d":  # TensorFlow's AvgPool gives an empty result instead
+        _check_output(name, (width,), (k,), (s,), ((left, right),))
     pads = [[0, 0], [0, 0], [left, right], [0, 0]]
     y = pool2d(reshape(x, (n, 1, width, c)), (1, k), (1, s), pads)
     return reshape(y, (n, y.shape[2], c))
@@ -118,3 +127,48 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  #
     """
     return _pool1d("avg_pool1d", avg_pool, input, ksize, strides, padding, data_format)
 
+
+
+@export("nn")
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """Average pooling of `input` [batch, depth, height, width, channels] over boxes of
+    `ksize` (TensorFlow's tf.nn.avg_pool3d; 'SAME' boxes average only the positions
+    inside the volume).
+
+    Args:
+        input: a float32 tensor [batch, depth, height, width, channels].
+        ksize: the box: an int, 3 ints or [1, kd, kh, kw, 1].
+        strides: the steps, as ksize (None steps by 1, as TensorFlow).
+        padding: 'SAME' or 'VALID'.
+        data_format: 'NDHWC' (the only layout texflow's kernels take).
+
+    >>> tf.nn.avg_pool3d(tf.ones([1, 4, 4, 4, 2]), 2, 2, "VALID").shape
+    TensorShape([1, 2, 2, 2, 2])
+    """
+    op = "avg_pool3d"
+    if data_format not in (None, "NDHWC"):
+        raise InvalidArgumentError(f"{op}: texflow pools data_format='NDHWC' only (channels "
+                                   f"last), received {data_format!r}; transpose the input")
+    if not isinstance(padding, str):
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    if padding not in ("SAME", "VALID"):
+        raise InvalidArgumentError(f"Value for attr 'padding' of \"{padding}\" is not in "
+                                   "the list of allowed values: \"SAME\", \"VALID\"")
+    x = _as_array(input)
+    if len(x.shape) != 5:
+        raise InvalidArgumentError(f"{op}: input must be [batch, depth, height, width, "
+                                   f"channels] of rank 5, received shape {list(x.shape)}")
+    kd, kh, kw = _window(op, "ksize", ksize, None, 3)
+    sd, sh, sw = _window(op, "strides", strides, 1, 3)
+    if min(kd, kh, kw) < 1:
+        raise InvalidArgumentError(f"{op}: Sliding window ksize field must have non-negative "
+                                   f"dimensions, received {[kd, kh, kw]}")
+    if min(sd, sh, sw) < 1:
+        raise InvalidArgumentError(f"{op}: Stride must be > 0, but got {min(sd, sh, sw)}")
+    n, d, h, w, c = x.shape
+    if padding == "VALID":
+        _check_output(op, (d, h, w), (kd, kh, kw), (sd, sh, sw), ((0, 0),) * 3)
+    planes = avg_pool(reshape(x, (n * d, h, w, c)), (kh, kw), (sh, sw), padding)
+    oh, ow = planes.shape[1:3]
+    y = avg_pool(reshape(planes, (n, d, oh * ow, c)), (kd, 1), (sd, 1), padding)
+    return reshape(y, (n, y.shape[1], oh, ow, c))
