@@ -73,3 +73,58 @@ SNIPPETS = {
     "size_out_type/rank": "(tf.rank(tf.zeros([2, 3, 4])), tf.rank(3.0), "
                           "tf.rank(tf.zeros([0])).dtype)",
 }
+
+_SEQ = "x = tf.constant(np.random.default_rng(3).normal(0, 1, (2, 7, 3)).astype(np.float32))\n"
+_GRAD = ("w = tf.constant(np.random.default_rng(4).normal(0, 1, y_shape).astype(np.float32))\n"
+         "with tf.GradientTape() as g:\n    g.watch(x)\n    y = {}\n"
+         "    loss = tf.reduce_sum(y * w)\n(y, g.gradient(loss, x))")
+
+SNIPPETS.update({
+    "pool1d/max_valid": _SEQ + "tf.nn.max_pool1d(x, 2, 2, 'VALID')",
+    "pool1d/max_same": _SEQ + "(tf.nn.max_pool1d(x, 3, 2, 'SAME'), "
+                              "tf.nn.max_pool1d(x, [3], [2], 'SAME'), "
+                              "tf.nn.max_pool1d(x, [1, 3, 1], [1, 2, 1], 'SAME'))",
+    "pool1d/avg_same": _SEQ + "(tf.nn.avg_pool1d(x, 3, 2, 'SAME'), "
+                              "tf.nn.avg_pool1d(x, 2, 3, 'SAME'), "
+                              "tf.nn.avg_pool1d(x, 2, 2, 'VALID', data_format='NWC'))",
+    "pool1d/strides_none": _SEQ + "tf.nn.max_pool1d(x, 2, None, 'VALID')",
+    "pool1d/explicit": _SEQ + "tf.nn.max_pool1d(x, 2, 2, [[0, 0], [1, 1], [0, 0]])",
+    "pool1d/all_minus_inf": "(tf.nn.max_pool1d(tf.fill([1, 4, 1], -np.inf), 2, 2, 'VALID'), "
+                            "tf.nn.max_pool1d(tf.fill([1, 3, 1], -np.inf), 2, 2, 'SAME'))",
+    "pool1d/nan": "tf.nn.max_pool1d(tf.constant([[[1.0], [np.nan], [3.0]]]), 2, 1, 'VALID')",
+    "pool1d/empty": "(tf.nn.max_pool1d(tf.zeros([0, 4, 2]), 2, 2, 'VALID'), "
+                    "tf.nn.avg_pool1d(tf.ones([2, 7, 3]), 9, 2, 'VALID'))",
+    "pool1d/max_grad": _SEQ + "y_shape = [2, 4, 3]\n" + _GRAD.format(
+        "tf.nn.max_pool1d(x, 3, 2, 'SAME')"),
+    "pool1d/max_grad_explicit": _SEQ + "y_shape = [2, 8, 3]\n" + _GRAD.format(
+        "tf.nn.max_pool1d(x, 2, 1, [[0, 0], [1, 1], [0, 0]])"),
+    "pool1d/avg_grad": _SEQ + "y_shape = [2, 4, 3]\n" + _GRAD.format(
+        "tf.nn.avg_pool1d(x, 3, 2, 'SAME')"),
+    "pool1d/ncw_error": _SEQ + "tf.nn.max_pool1d(x, 2, 2, 'VALID', data_format='NCW')",
+    "pool1d/avg_ncw_error": _SEQ + "tf.nn.avg_pool1d(x, 2, 2, 'VALID', data_format='NCW')",
+    "pool1d/rank_error": "tf.nn.max_pool1d(tf.ones([2, 3]), 2, 2, 'VALID')",
+    "pool1d/ksize_length_error": (_SEQ + "tf.nn.max_pool1d(x, [2, 2], 2, 'VALID')",
+                                  {"match": ["ksize", "length 2"]}),
+    "pool1d/strides_length_error": (_SEQ + "tf.nn.avg_pool1d(x, 2, [2, 2], 'VALID')",
+                                    {"match": ["strides", "length 2"]}),
+    "pool1d/ksize_zero_error": (_SEQ + "tf.nn.max_pool1d(x, 0, 1, 'VALID')",
+                                {"match": ["ksize must be positive"]}),
+    "pool1d/stride_zero_error": (_SEQ + "tf.nn.max_pool1d(x, 2, 0, 'VALID')",
+                                 {"match": ["Stride must be > 0, but got 0"]}),
+    "pool1d/window_too_big_error": (_SEQ + "tf.nn.max_pool1d(x, 9, 1, 'VALID')",
+                                    {"match": ["Computed output size would be negative: -1",
+                                               "input_size: 7"]}),
+    "pool1d/padding_case_error": (_SEQ + "tf.nn.max_pool1d(x, 2, 2, 'valid')",
+                                  {"match": ['"valid"']}),
+    "pool1d/padding_size_error": (_SEQ + "tf.nn.max_pool1d(x, 2, 2, [[0, 0], [1, 1]])",
+                                  {"match": ["size 3"]}),
+    "pool1d/padding_negative_error": (_SEQ + "tf.nn.max_pool1d(x, 2, 2, "
+                                             "[[0, 0], [-1, 1], [0, 0]])",
+                                      {"match": ["nonnegative"]}),
+    "pool1d/padding_window_error": (_SEQ + "tf.nn.max_pool1d(x, 3, 2, "
+                                           "[[0, 0], [3, 3], [0, 0]])",
+                                    {"match": ["Left padding 3", "window size 3"]}),
+    "pool1d/avg_explicit_error": (_SEQ + "tf.nn.avg_pool1d(x, 2, 2, [[0, 0], [1, 1], [0, 0]])",
+                                  {"match": ["padding"]}),
+    "pool1d/depth_error": _SEQ + "tf.nn.max_pool1d(x, [1, 3, 2], 2, 'VALID')",
+})
