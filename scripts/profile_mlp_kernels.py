@@ -135,6 +135,8 @@ def make():
         "h W2 64x128x10": lambda: tf.matmul(h, w2),
         "dl W2^T 64x10x128": lambda: tf.matmul(dl, w2, transpose_b=True),
         "h^T dl 128x64x10": lambda: tf.matmul(h, dl, transpose_a=True),
+        "x^T (the copy x^T dh makes) 784x64": lambda: tf.transpose(x),
+        "dl + dl 64x10 (one launch's floor)": lambda: dl + dl,
     } if not CNN_CASES else {
         "CNN relu(f W + b) 64x5408x64": lambda: dense(f, wf, b64),
         "CNN f^T dh 5408x64x64": lambda: tf.matmul(f, dh64, transpose_a=True),
@@ -176,6 +178,8 @@ USE = '''default_block, default_blocked = backend.MATMUL_BLOCK, backend.MATMUL_B
 
 def use(variant):
     from texflow.backends.wgsl import matmul
+    variant, _, min_k4 = variant.partition("+k")
+    matmul.SPLIT_MIN_K4 = int(min_k4) if min_k4 else 64
     matmul.READ_IN_PLACE[0] = not variant.endswith("+copy")
     matmul.IN_PLACE_A_COLUMNS = 1 << 30 if variant.endswith("+inplace") else 64
     variant = variant.removesuffix("+copy").removesuffix("+inplace")
@@ -236,7 +240,8 @@ def main():
                         "MODE[:RxC][@R/CV/WX/WY], the backend's MATMUL_BLOCKED mode (default: "
                         "its own; none: off) and block, and its MATMUL_BLOCK; +copy at the end: "
                         "transposed operands copied, not read in place; +inplace: a "
-                        "transposed A read in place whatever N")
+                        "transposed A read in place whatever N; +kN (last): split-K chunks "
+                        "of at least N vec4s")
     parser.add_argument("--skip-step", action="store_true", help="products alone only")
     parser.add_argument("--cnn", action="store_true", help="also the MNIST CNN fit step")
     parser.add_argument("--skip-kernels", action="store_true", help="the step only")

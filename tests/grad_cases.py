@@ -131,6 +131,12 @@ GRAD_CASES = {
                        [(1, 6, 6, 1), (2, 2, 1, 2)], "any"),
     "max_pool": (lambda tf, x: tf.max_pool(x, 2, 2, "SAME"), [(2, 5, 4, 2)], "distinct"),
     "avg_pool": (lambda tf, x: tf.avg_pool(x, 3, 2, "SAME"), [(1, 5, 5, 2)], "any"),
+    "max_pool1d": (lambda tf, x: tf.nn.max_pool1d(x, 3, 2, "SAME"), [(2, 7, 2)], "distinct"),
+    "max_pool1d_explicit": (lambda tf, x: tf.nn.max_pool1d(x, 2, 1, [[0, 0], [1, 1], [0, 0]]),
+                            [(1, 5, 3)], "distinct"),
+    "avg_pool1d": (lambda tf, x: tf.nn.avg_pool1d(x, 3, 2, "SAME"), [(2, 6, 2)], "any"),
+    "avg_pool3d": (lambda tf, x: tf.nn.avg_pool3d(x, [2, 3, 2], [1, 2, 2], "SAME"),
+                   [(1, 3, 4, 3, 2)], "any"),
     "softmax": (lambda tf, x: tf.softmax(x), [(3, 5)], "any"),
     "log_softmax": (lambda tf, x: tf.log_softmax(x, axis=0), [(3, 5)], "any"),
     "softmax_cross_entropy": (lambda tf, y, x: tf.softmax_cross_entropy_with_logits(

@@ -37,6 +37,20 @@ def test_labels_out_of_range_raise_before_training():
 
 
 @each_backend
+def test_a_replay_checks_the_labels_once():
+    # the Keras loss and the op under it check the same labels: a replay runs one check
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    step = tf.function(lambda y: loss(y, tf.zeros([2, 3])))
+    y = tf.constant([0, 2])
+    steps = step.get_concrete_function(y)._steps
+    assert [getattr(s[1], "key", None) for s in steps if getattr(s[1], "check", False)] == \
+        [("class labels", 3)]
+    assert np.allclose(step(y).numpy(), np.log(3.0))
+    with raises(tf.errors.InvalidArgumentError, match=r"label value of 3 .*\[0, 3\)"):
+        step(tf.constant([0, 3]))
+
+
+@each_backend
 def test_input_shape_mismatch_names_the_model_and_shapes():
     model = _classifier()
     before = model.get_weights()

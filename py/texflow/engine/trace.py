@@ -291,13 +291,16 @@ def host_call(fn, *args, **kwargs):
     return result
 
 
-def argument_check(fn, x):
+def argument_check(fn, x, key=None):
     """Calls `fn(x)`, a check that raises or returns a value. When `x` is an argument of
     the function being traced (or a view of one of its shape), or a result of its host
     code (`next()` of a dataset), a replay calls `fn` again with that call's value, before
     the first step or right after that host code: there a check, reading no value the
     kernels compute, splits no group of fused kernels. A value the trace computes is
-    checked at trace time only. Returns `fn(x)`."""
+    checked at trace time only. `key`, a hashable, names what the check asserts (checks
+    sharing a key accept the same values): a replay skips a check of a value whose key an
+    earlier check of that value already asserted, since it could only pass (a Keras
+    loss and the op it calls both check the same labels). Returns `fn(x)`."""
     tracer = active()
     result = fn(x)
     if tracer is None or tracer._paused or not isinstance(x, NDArray) or \
@@ -308,14 +311,20 @@ def argument_check(fn, x):
     for k, step in enumerate(tracer.steps):
         if slot is not None and where is None and step[0] == "host" and slot in step[4]:
             where = k + 1
-    if where is not None:
-        while where < len(tracer.steps) and getattr(tracer.steps[where][1], "check", False):
-            where += 1  # after the checks already there: in the order eager runs them
+    if where is None:
+        return result
+    while where < len(tracer.steps) and getattr(tracer.steps[where][1], "check", False):
+        earlier = tracer.steps[where]
+        if key is not None and earlier[2][0].index == slot and \
+                getattr(earlier[1], "key", None) == key:
+            return result
+        where += 1  # after the checks already there: in the order eager runs them
 
-        def check(value):
-            fn(value)
-        check.check = True
-        tracer.steps.insert(where, ("host", check, (Slot(slot),), {}, ()))
+    def check(value):
+        fn(value)
+    check.check = True
+    check.key = key
+    tracer.steps.insert(where, ("host", check, (Slot(slot),), {}, ()))
     return result
 
 

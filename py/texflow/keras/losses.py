@@ -16,7 +16,7 @@ from ..errors import InvalidArgumentError
 from ..ops import elementwise as ew
 from ..ops import nn
 from ..ops import reduce as rd
-from ..ops.index_checks import all_within, every_call
+from ..ops.index_checks import all_within, every_call, host_values, labels_key
 from ..ops.movement import expand_dims, squeeze
 from . import backend
 from ..engine.ndarray import from_numpy, to_numpy
@@ -242,12 +242,12 @@ def check_class_labels(labels, num_classes, where="labels"):
     """Raises InvalidArgumentError (as TensorFlow does) for labels outside [0, classes),
     when their values are on the host (GPU data is not read back just to check); in
     tf.function at every call."""
-    every_call(_check_class_labels, labels, num_classes, where)
+    every_call(_check_class_labels, labels, num_classes, where, key=labels_key(num_classes))
 
 
 def _check_class_labels(labels, num_classes, where):
-    storage = labels._storage if isinstance(labels, NDArray) else None
-    values = storage.values if storage is not None else np.asarray(labels)
+    # host_values: the numpy backend keeps its host copy as the handle, not in `values`
+    values = host_values(labels) if isinstance(labels, NDArray) else np.asarray(labels)
     if values is None or not values.size or all_within(values, num_classes):
         return
     bad = (values < 0) | (values >= num_classes) | (values != np.floor(values))

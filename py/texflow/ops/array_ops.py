@@ -4,6 +4,7 @@ kernel of its own (identity is a view, the rest are host values or other ops).""
 
 import numpy as np
 
+from .. import dtypes
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_view
@@ -17,35 +18,42 @@ def _as_array(x):
     return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
 
 
-def _index_dtype(out_type, name):
-    """int32 for TensorFlow's out_type int32 or int64 (int64 narrows, see the README)."""
-    text = "int32" if out_type is None else str(getattr(out_type, "name", out_type))
+def _shape_dtype(out_type):
+    """int32 for tf.shape's out_type int32 or int64 (int64 narrows, see the README); any
+    other raises TensorFlow's InvalidArgumentError."""
+    text = "int32" if out_type is None else dtypes.as_dtype(out_type).name
     if text not in ("int32", "int64"):
-        raise InvalidArgumentError(f"{name}: out_type must be int32 or int64, received "
-                                   f"{text}")
+        raise InvalidArgumentError(f"shape: Value for attr 'out_type' of {text} is not in "
+                                   "the list of allowed values: int32, int64")
     return np.int32
 
 
 @export("tf")
 def shape(input, out_type=None, name=None):  # noqa: A002  (TensorFlow's argument name)
-    """The shape of `input` as a 1-D int32 tensor (TensorFlow's tf.shape).
+    """The shape of `input` as a 1-D int32 tensor (TensorFlow's tf.shape; `out_type`
+    int32 or int64, which narrows to int32).
 
     >>> tf.shape(tf.zeros([2, 3])).tolist()
     [2, 3]
     """
     x = _as_array(input)
-    return from_numpy(np.asarray(x.shape, _index_dtype(out_type, "shape")).reshape(-1))
+    return from_numpy(np.asarray(x.shape, _shape_dtype(out_type)).reshape(-1))
 
 
 @export("tf")
 def size(input, out_type=None, name=None):  # noqa: A002
-    """The number of elements of `input` as an int32 scalar tensor.
+    """The number of elements of `input` as a scalar tensor: int32, or `out_type`, which
+    may be any numeric type or bool as in TensorFlow (int64 narrows to int32, float64 to
+    float32; float16 has no device storage and raises DTypeError).
 
     >>> tf.size(tf.zeros([2, 3])).get()
     6
+    >>> tf.size(tf.zeros([2, 3]), out_type=tf.float32).get()
+    6.0
     """
     x = _as_array(input)
-    return from_numpy(np.asarray(x.size, _index_dtype(out_type, "size")))
+    dtype = dtypes.int32 if out_type is None else dtypes.device_dtype(out_type)
+    return from_numpy(np.asarray(x.size, dtypes.NUMPY[dtype]))
 
 
 @export("tf")

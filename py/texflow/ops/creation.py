@@ -11,7 +11,8 @@ from .. import dtypes
 from ..dtypes import float32
 from ..engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
 from ..engine.registry import export
-from ..errors import InvalidArgumentError, ShapeError
+from ..errors import DTypeError, InvalidArgumentError, ShapeError
+from .index_checks import values_for_shape
 
 
 @export("tf", "tf.tensor")
@@ -22,7 +23,7 @@ def array(values, dtype=None):
     float32, ints int32, bools bool; numpy float64 becomes float32 and int64 int32.
 
     >>> tf.array([[1, 2], [3, 4]]).dtype
-    'int32'
+    tf.int32
     """
     return from_numpy(to_numpy(values, dtype))
 
@@ -137,7 +138,7 @@ def random_uniform(shape, minval=0.0, maxval=1.0, seed=None, dtype=float32):
     For int32 the values are integers in [minval, maxval), as in TensorFlow.
 
     >>> tf.random_uniform([3], 0, 10, seed=1, dtype='int32').dtype
-    'int32'
+    tf.int32
     """
     if maxval < minval:
         raise ValueError(f"random_uniform: maxval {maxval} is below minval {minval}")
@@ -151,18 +152,88 @@ def random_uniform(shape, minval=0.0, maxval=1.0, seed=None, dtype=float32):
     return _random(shape, dtype, lambda s: rng.uniform(minval, maxval, s))
 
 
+# TensorFlow's order for inferring range's dtype: the highest of the three arguments'.
+_RANGE_ORDER = ("int32", "int64", "float16", "bfloat16", "float32", "float64")
+
+
+def _range_arg(value, dtype, what):
+    """A range argument as a 0-d numpy value of TensorFlow's dtype for it: a tensor keeps
+    its dtype (cast to `dtype` later), numpy data keeps numpy's (np.int64 is int64), a
+    Python number converts as tf.convert_to_tensor(value, dtype) does."""
+    if isinstance(value, NDArray):
+        if hasattr(value, "assign"):
+            value = value.value()
+        data = np.asarray(values_for_shape(value, "range"))
+        if data.size != 1 or data.ndim > 1:
+            # TensorFlow's kernel also takes a one-element vector
+            raise InvalidArgumentError(f"range: {what} must be a scalar, not shape "
+                                       f"[{','.join(map(str, data.shape))}]")
+        return data.reshape(())
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.asarray(value).reshape(())
+    if dtype is None:
+        return to_numpy(value).reshape(())
+    np_dtype = np.dtype(dtypes.as_dtype(dtype).as_numpy_dtype)
+    if isinstance(value, float) and np_dtype.kind != "f" or \
+            np_dtype.kind == "b" or not isinstance(value, (int, float)):
+        raise DTypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
+                        f"{dtypes.as_dtype(dtype).name}")
+    return np.asarray(value, np_dtype)
+
+
+def _range_text(v):
+    # the numbers as TensorFlow's messages print them: 5, 1.5, nan
+    return str(int(v)) if v.dtype.kind in "iu" or float(v).is_integer() else str(v)
+
+
 @export("tf.range")
 def range_(start, limit=None, delta=1, dtype=None, name=None):
-    """`tf.range`: numbers from `start` up to (not including) `limit` by `delta`."""
+    """`tf.range`: numbers from `start` up to (not including) `limit` by `delta`.
+
+    The arguments may be Python numbers, numpy scalars or 0-d tensors (read on the
+    host: the result's length depends on them). Without `dtype` the result has the
+    highest of their dtypes (int32 < int64 < float32 < float64, stored narrowed);
+    the values are start + i * delta computed in that dtype, as TensorFlow's kernel.
+
+    >>> tf.range(tf.constant(1), 7, 2).tolist()
+    [1, 3, 5]
+    >>> tf.range(tf.constant(2.0)).dtype
+    tf.float32
+    """
     if limit is None:
         start, limit = 0, start
-    if delta == 0:
-        raise ShapeError("range: delta must not be 0")
+    args = [_range_arg(v, dtype, what) for v, what in
+            ((start, "start"), (limit, "limit"), (delta, "delta"))]
     if dtype is None:
-        dtype = dtypes.upcast(dtypes.scalar_dtype(start),
-                              dtypes.upcast(dtypes.scalar_dtype(limit), dtypes.scalar_dtype(delta)))
-    np_dtype = dtypes.NUMPY[dtypes.device_dtype(dtype)]
-    return from_numpy(np.arange(start, limit, delta).astype(np_dtype))
+        names = [a.dtype.name for a in args]
+        bad = [n for n in names if n not in _RANGE_ORDER]
+        if bad:
+            raise DTypeError(f"range: start, limit and delta must be int32, int64 or float "
+                             f"values, received {', '.join(bad)}")
+        dtype = max(names, key=_RANGE_ORDER.index)
+    np_dtype = np.dtype(dtypes.as_dtype(dtype).as_numpy_dtype)
+    if np_dtype.kind not in "iuf":
+        raise InvalidArgumentError(f"range: dtype must be an integer or float type, "
+                                   f"received {dtypes.as_dtype(dtype).name}")
+    start, limit, delta = (a.astype(np_dtype) for a in args)
+    where = f"{_range_text(start)}/{_range_text(limit)}"
+    if delta == 0:
+        raise InvalidArgumentError(f"Requires delta != 0: {_range_text(delta)}")
+    if delta > 0 and not start <= limit:
+        raise InvalidArgumentError(f"Requires start <= limit when delta > 0: {where}")
+    if delta < 0 and not start >= limit:
+        raise InvalidArgumentError(f"Requires start >= limit when delta < 0: {where}")
+    with np.errstate(over="ignore"):
+        if np_dtype.kind == "f":  # in the dtype itself: float32 sizes round as TF's do
+            size = np.ceil(np.abs((limit - start) / delta))
+        else:
+            size = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
+        too_large = not np.isfinite(size) or size > np.iinfo(np.int64).max
+    if too_large:
+        raise InvalidArgumentError("Requires ((limit - start) / delta) <= "
+                                   f"{np.iinfo(np.int64).max}")
+    values = start + np.arange(int(size)).astype(np_dtype) * delta
+    return from_numpy(values.astype(np_dtype))
 
 
 def as_array(x):

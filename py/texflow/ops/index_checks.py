@@ -54,11 +54,17 @@ def values_for_shape(x, op):
     return x.numpy()
 
 
-def every_call(check, x, *args):
+def every_call(check, x, *args, key=None):
     """`check(x, *args)`, and inside tf.function again at every replay when `x` is one of
     the function's arguments (engine/trace.py `argument_check`), so a replay checks that
-    call's values, not only the values the trace was made with."""
-    return trace.argument_check(lambda value: check(value, *args), x)
+    call's values, not only the values the trace was made with. `key` names what the
+    check asserts: a replay runs one check per argument and key."""
+    return trace.argument_check(lambda value: check(value, *args), x, key)
+
+
+def labels_key(classes):
+    """The key of a check that labels are whole numbers in [0, classes)."""
+    return ("class labels", classes)
 
 
 def _check(x, bad_of, message):
@@ -91,7 +97,7 @@ def check_segment_ids(ids, num_segments):
 def check_labels(labels, classes):
     """TensorFlow's sparse cross-entropy error for a label outside [0, classes); True when
     the labels were checked on the host, False when only a device has them."""
-    return every_call(_check_labels, labels, classes)
+    return every_call(_check_labels, labels, classes, key=labels_key(classes))
 
 
 def _check_labels(labels, classes):

@@ -39,8 +39,8 @@ MAX_BATCH = 65535            # matrices per launch (the z grid dimension)
 # Split-K (fast kernel on CPU adapters): chunks while a product has fewer workgroups
 # than this, each chunk at least SPLIT_MIN_K4 vec4s of k
 SPLIT_GROUPS = 16
-# whether CPU adapters' vec4 kernel reads transposed operands in place (scripts/
-# profile_mlp_kernels.py turns it off to compare with transposing copies)
+# whether CPU adapters' vec4 kernel reads transposed operands in place or copies them by
+# 4x4 blocks (scripts/profile_mlp_kernels.py turns it off to compare with element copies)
 READ_IN_PLACE = [True]
 IN_PLACE_A_COLUMNS = 64
 SPLIT_MIN_K4 = 64
@@ -112,7 +112,8 @@ def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False, flips=(F
     batch, a_off, b_off = _batch_code(rank, at, "bz")
     xyzw = "xyzw"
     if flips[0]:
-        setup = [f"let ca{q} = a_base + min(r0 / 4 + {q}, M / 4 - 1);" for q in range(r // 4)]
+        setup = ["let M4 = M / 4;"]
+        setup += [f"let ca{q} = a_base + min(r0 / 4 + {q}, M4 - 1);" for q in range(r // 4)]
     else:
         setup = [f"let ra{i} = a_base + min(r0 + {i}, M - 1) * K4;" for i in range(r)]
     if flips[1]:
@@ -129,8 +130,8 @@ def _fast_source(a_type, b_type, t, rank, block, epilogue, split=False, flips=(F
                 for j in range(4) for c in range(cv)]
     setup += [f"var acc{i}_{c} = vec4<{t}>();" for i in range(r) for c in range(cv)]
     if flips[0]:
-        body += [f"let at{q}_{j} = "
-                 f"{_convert(f'in0[ca{q} + (4 * k + {j}) * (M / 4)]', a_type, t, 4)};"
+        body += ["let kr = 4 * k * M4;"]  # k's 4 rows of the stored A^T: kr + j * M4
+        body += [f"let at{q}_{j} = {_convert(f'in0[ca{q} + kr + {j} * M4]', a_type, t, 4)};"
                  for q in range(r // 4) for j in range(4)]
     for i in range(r):
         if flips[0]:
@@ -181,7 +182,10 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
         if flip:  # make the operand row-major in a temporary buffer
             ref = builder.temp(4 * size_of(x.shape))
             perm = tuple(range(len(x.shape) - 2)) + (len(x.shape) - 1, len(x.shape) - 2)
-            builder.add(transpose_step(x.ref, x.shape, x.dtype, perm, ref))
+            if cpu and len(x.shape) == 2 and x.shape[0] % 4 == 0 and x.shape[1] % 4 == 0:
+                builder.add(_transpose4_step(x, ref))
+            else:
+                builder.add(transpose_step(x.ref, x.shape, x.dtype, perm, ref))
             refs[which] = ref
     n4 = n // 4
     dims, a_st, b_st, count = _batch(out_batch, a.shape[:-2], b.shape[:-2], m * k // 4,
@@ -206,6 +210,18 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
                             flips=flips)
     meta = [m, n4, k // 4, *dims, *a_st, *b_st] + _meta(epilogue)
     builder.add(Step(program, meta, groups, (refs[0], refs[1], *_refs(epilogue), out_ref)))
+
+
+def _transpose4_step(x, out_ref):
+    """transpose4.wgsl: matrix Operand `x` [K, M] transposed into `out_ref` by 4x4 blocks."""
+    t = f"vec4<{STORAGE[x.dtype]}>"
+    key = ("transpose4", t)
+    if key not in _programs:
+        _programs[key] = Program(key, 1, 1, lambda: header([t], [t]) + render(
+            "transpose4.wgsl", T=t, builtins=GLOBAL_INDEX, index=global_index()))
+    k, m = x.shape
+    return Step(_programs[key], [k * m // 4, m // 4, k // 4], grid_for(k * m // 16),
+                (x.ref, out_ref))
 
 
 def split_k(groups, k4):

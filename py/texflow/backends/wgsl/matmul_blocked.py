@@ -10,10 +10,11 @@ R * C multiply-adds. On SwiftShader the vec4 kernel with blocks as big (16 rows
 by 8 vec4s) is still faster where it applies, so this one takes only what it
 cannot; on lavapipe this one is faster for every product of the MLP step. The
 runtime's `MATMUL_BLOCKED` gives the largest block (measured with
-scripts/profile_mlp_kernels.py); a product smaller than a block gets a block of its
-own size, so few lanes compute clamped copies. Each 4 neighbouring invocations (one
-SIMD register on SwiftShader) share their rows and interleave their columns, so a
-gather of B and a scatter of C touch one cache line.
+scripts/profile_mlp_kernels.py); a product smaller than a block gets the power of 2
+at least its size, so few lanes compute clamped copies and few programs are made.
+Each 4 neighbouring invocations (one SIMD register on SwiftShader) share their rows
+and interleave their columns, so a gather of B and a scatter of C touch one cache
+line.
 """
 
 from . import matmul as mm
@@ -73,7 +74,9 @@ def steps(builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b
     a_rows, a_cols = (1, m) if transpose_a else (k, 1)
     b_rows, b_cols = (1, k) if transpose_b else (n, 1)
     dims, a_st, b_st, count = mm._batch(out_batch, a.shape[:-2], b.shape[:-2], m * k, k * n)
-    r, c = max(1, min(block[0], m)), max(1, min(block[1], -(-n // 4)))
+    # powers of 2 cut to the product: few distinct programs (each is a pipeline to compile)
+    r = min(block[0], mm._pow2_at_least(m))
+    c = min(block[1], mm._pow2_at_least(-(-n // 4)))
     gx, gy = 4 * -(-n // (4 * c)), -(-m // r)
     wx, wy = workgroup(gx, gy, count)
     program = _program(mm.STORAGE[a.dtype], mm.STORAGE[b.dtype], mm.STORAGE[out_dtype],

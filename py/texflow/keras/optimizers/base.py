@@ -10,7 +10,7 @@ from ...autodiff.variable import Variable
 from ...checkpoint.state import restore_pending
 from ...engine import scope as scopes
 from ...engine.ndarray import NDArray, Scalar, Storage
-from ...engine.trace import host_call, traced
+from ...engine.trace import dry, host_call, traced
 from ...ops import elementwise as ew
 from ...ops import reduce as rd
 from ...ops.nn import clip_by_value
@@ -280,9 +280,11 @@ class Optimizer:
         count = self._iterations
         storage = count._storage
         value = np.array([count.item() + 1], np.int32)
-        if storage.refs == 1 and storage.backend is None and type(count).assign is _ASSIGN:
+        if (storage.refs == 1 and storage.backend is None and type(count).assign is _ASSIGN
+                and not dry()):
             # the usual: the count lives on the host and nothing shares its storage: a new
-            # host array in place (what Python read before keeps the old one)
+            # host array in place (what Python read before keeps the old one); not in a
+            # get_concrete_function trace, which undoes only assigns
             storage.values = value
         else:
             count.assign(_host_scalar(value[0], dtypes.int32))
