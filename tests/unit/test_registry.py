@@ -126,10 +126,6 @@ def test_every_kernel_follows_the_calling_convention(language):
         f"*inputs, **attrs): {wrong}"
 
 
-# WGSL modules still making a Builder of their own: their owner converts them (issue 11)
-WGSL_OWN_BUILDER = {"matmul.py"}
-
-
 def test_wgsl_kernels_build_on_the_context_they_are_given():
     """A WGSL kernel adds its steps and temporaries to its `k` and returns `k.recipe()`:
     the runtime's Builder knows the buffer table (k.out), the runtime and the outputs. A
@@ -142,7 +138,7 @@ def test_wgsl_kernels_build_on_the_context_they_are_given():
 
     wrong = []
     for path in sorted(Path(wgsl.__file__).parent.glob("*.py")):
-        if path.name in {"program.py", "runtime.py"} | WGSL_OWN_BUILDER:
+        if path.name in {"program.py", "runtime.py"}:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)

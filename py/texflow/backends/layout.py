@@ -105,7 +105,7 @@ def axis_view(shape, axis):
 
 def pow2_at_least(n, least=1):
     """The least power of two that is >= `n` and >= `least` (a power of two): the
-    padded length of a bitonic sort."""
+    padded length of a bitonic sort, a workgroup or register block cut to a product."""
     p = least
     while p < n:
         p *= 2

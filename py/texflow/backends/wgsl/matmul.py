@@ -25,11 +25,11 @@ Broadcast batch dims are strides (0 where an operand repeats).
 import copy
 
 from ..base import kernel
-from ..layout import broadcast_strides, collapse
+from ..layout import broadcast_strides, collapse, pow2_at_least
 from . import epilogue as epilogues
 from . import matmul_blocked as blocked
 from .movement import transpose_step
-from .program import (GLOBAL_INDEX, STORAGE, Builder, Program, Step, dot_strides,
+from .program import (GLOBAL_INDEX, STORAGE, Program, Step, dot_strides,
                       global_index, grid_for, header, render, size_of, unravel)
 
 _programs = {}
@@ -160,13 +160,6 @@ def _tiled_source(a_type, b_type, t, rank, block, epilogue):
         load_b=_convert("in1[b_col + min(kb, 4 * K4 - 1) * N4]", b_type, t, 4))
 
 
-def _pow2_at_least(x):
-    p = 1
-    while p < x:
-        p *= 2
-    return p
-
-
 def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b,
                 out_ref, epilogue):
     refs = [a.ref, b.ref]
@@ -196,8 +189,8 @@ def _fast_steps(be, builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, t
         groups = (-(-n4 // 16), -(-m // 64), count)
     else:
         r, cv, wx, wy = block
-        r = min(r, max(4 if flips[0] else 1, _pow2_at_least(-(-m // wy))))
-        cv = min(cv, _pow2_at_least(-(-n4 // wx)))
+        r = min(r, max(4 if flips[0] else 1, pow2_at_least(-(-m // wy))))
+        cv = min(cv, pow2_at_least(-(-n4 // wx)))
         block = (r, cv, wx, wy)
         groups = (-(-n4 // (wx * cv)), -(-m // (wy * r)), count)
         chunks, kc4 = split_k(groups[0] * groups[1] * count, k // 4)
@@ -288,8 +281,8 @@ def general_workgroup(m, n, count, min_lanes):
     `count` matrices: 16x16, cut to the product's size, then halved (the larger side)
     while there are fewer than SPLIT_GROUPS workgroups and more than `min_lanes`
     invocations per workgroup (a small product in one workgroup runs on one core)."""
-    wx = min(GENERAL_WG, _pow2_at_least(-(-n // 4)))
-    wy = min(GENERAL_WG, _pow2_at_least(-(-m // 4)))
+    wx = min(GENERAL_WG, pow2_at_least(-(-n // 4)))
+    wy = min(GENERAL_WG, pow2_at_least(-(-m // 4)))
     while wx * wy > min_lanes and (-(-n // (4 * wx)) * -(-m // (4 * wy)) * count
                                    < SPLIT_GROUPS):
         if wy >= wx:
@@ -355,20 +348,18 @@ def matmul_steps(be, builder, a, b, out_shape, out_dtype, transpose_a=False,
 @kernel("matmul", "wgsl")
 def matmul(k, *inputs, transpose_a, transpose_b):
     a, b = inputs
-    builder = Builder(2)
-    matmul_steps(k.backend, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
+    matmul_steps(k.backend, k, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
                  k.out_shape, k.out_dtype, transpose_a, transpose_b)
-    return builder.recipe(4 * size_of(k.out_shape))
+    return k.recipe()
 
 
 @kernel("matmul_epilogue", "wgsl")
 def matmul_epilogue(k, *inputs, program, transpose_a, transpose_b):
     a, b, *extras = inputs
-    builder = Builder(len(inputs))
-    matmul_steps(k.backend, builder, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
+    matmul_steps(k.backend, k, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
                  k.out_shape, k.out_dtype, transpose_a, transpose_b,
                  epilogue=epilogue_of(program, extras, k.out_shape))
-    return builder.recipe(4 * size_of(k.out_shape))
+    return k.recipe()
 
 
 def epilogue_of(program, extras, out_shape):

@@ -17,6 +17,7 @@ and interleave their columns, so a gather of B and a scatter of C touch one cach
 line.
 """
 
+from ..layout import pow2_at_least
 from . import matmul as mm
 from .program import Step
 
@@ -29,7 +30,7 @@ def workgroup(gx, gy, count):
     invocations per matrix: 8x8, cut to the grid, then halved (the larger side, x
     not below 4: a SIMD register's lanes share their rows) while there are fewer
     than MIN_GROUPS workgroups and more than MIN_LANES invocations in one."""
-    wx, wy = min(8, mm._pow2_at_least(gx)), min(8, mm._pow2_at_least(gy))
+    wx, wy = min(8, pow2_at_least(gx)), min(8, pow2_at_least(gy))
     while wx * wy > MIN_LANES and -(-gx // wx) * -(-gy // wy) * count < MIN_GROUPS:
         if wy >= wx or wx == 4:
             wy //= 2
@@ -75,8 +76,8 @@ def steps(builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b
     b_rows, b_cols = (1, k) if transpose_b else (n, 1)
     dims, a_st, b_st, count = mm._batch(out_batch, a.shape[:-2], b.shape[:-2], m * k, k * n)
     # powers of 2 cut to the product: few distinct programs (each is a pipeline to compile)
-    r = min(block[0], mm._pow2_at_least(m))
-    c = min(block[1], mm._pow2_at_least(-(-n // 4)))
+    r = min(block[0], pow2_at_least(m))
+    c = min(block[1], pow2_at_least(-(-n // 4)))
     gx, gy = 4 * -(-n // (4 * c)), -(-m // r)
     wx, wy = workgroup(gx, gy, count)
     program = _program(mm.STORAGE[a.dtype], mm.STORAGE[b.dtype], mm.STORAGE[out_dtype],
