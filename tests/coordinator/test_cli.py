@@ -45,6 +45,10 @@ def _lines(stream):
     return lines
 
 
+def _sigint_default():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _texflow(*args, **options):
     return subprocess.Popen([sys.executable, "-m", "texflow.cli", *args], text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **options)
@@ -55,8 +59,10 @@ def test_the_coordinator_prints_where_to_join_and_serves_its_job_with_its_argume
     folder.mkdir()
     (folder / "job.py").write_text(JOB)
     (folder / "data.txt").write_text("shipped\n")
+    # Ctrl-C as a terminal sends it: a suite started in the background by a shell
+    # without job control (`cmd &`) ignores SIGINT, and children inherit that
     coordinator = _texflow("coordinator", "--num-workers", "2", "--port", "0", "--script",
-                           str(folder / "job.py"), "--", "a", "b c")
+                           str(folder / "job.py"), "--", "a", "b c", preexec_fn=_sigint_default)
     workers = []
     try:
         lines, printed = _lines(coordinator.stdout), {}
