@@ -15,6 +15,7 @@ from texflow.autodiff import compiled
 from texflow.backends.glsl import fused as glsl_fused
 from texflow.backends.glsl.program import Arg
 from texflow.backends.wgsl import fused as wgsl_fused
+from texflow.backends.wgsl.program import Builder
 from texflow.bench.cases import CHAIN
 from texflow.engine.trace import step_reads
 
@@ -102,8 +103,8 @@ def _glsl(step, program):
 
 def _wgsl(step, program):
     inputs = [SimpleNamespace(shape=m.shape, dtype=m.dtype) for m in step]
-    k = SimpleNamespace(backend=SimpleNamespace(max_storage_buffers=32),
-                        out_shape=program.shape, out_dtype=program.dtype)
+    k = Builder(len(inputs), SimpleNamespace(max_storage_buffers=32),
+                [(program.shape, program.dtype)])
     kernel = (wgsl_fused.fused_elementwise_multi if len(program.outputs) > 1
               else wgsl_fused.fused_elementwise)
     recipe = kernel(k, *inputs, program=program)
