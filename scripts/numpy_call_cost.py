@@ -53,6 +53,9 @@ def replayed_step_ms(runs=60):
 
     for _ in range(5):  # trace, then the replays that prepare the host program
         step(x, y)
+    # The same timing of NumpyBackend.call as bench/compiled.py's _numpy_share, kept
+    # here rather than imported: this script is run against older checkouts (A/B), which
+    # have no shared helper to import.
     inside = [0.0]
     call = NumpyBackend.call
 
