@@ -37,3 +37,23 @@ def test_distributed_iterator_keeps_its_element():
     assert concrete(it).numpy().tolist() == [2, 3]
     assert step(it).numpy().tolist() == [4, 5]
     assert step.experimental_get_tracing_count() == 1
+
+
+def test_parameter_server_dispatch_keeps_its_element():
+    """A per-worker iterator's `next` in a scheduled function's trace (what stands for it:
+    ps_remote.py traces with `_traced()`) takes no element in a dry trace, neither from
+    its dataset nor one the chief's own trace gave back to its copy."""
+    from texflow.distribute.parameter_server import PerWorkerIterator
+    it = PerWorkerIterator([iter(tf.data.Dataset.range(10).batch(2))])
+    it._give_back(0, np.array([7, 8], np.int32))  # as ps_remote's trace does
+
+    @tf.function
+    def step(iterator):
+        return next(iterator) * 10
+    concrete = step.get_concrete_function(it._traced())
+    concrete_again = step.get_concrete_function(it._traced())
+    assert concrete_again is concrete or step.experimental_get_tracing_count() == 1
+    assert concrete(it._traced()).numpy().tolist() == [70, 80]
+    assert step(it._traced()).numpy().tolist() == [0, 10]
+    assert it._next_for_dispatch().numpy().tolist() == [2, 3]
+    assert step.experimental_get_tracing_count() == 1
