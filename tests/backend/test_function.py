@@ -60,17 +60,7 @@ def _families():
                                  tf.tensordot(x, y, 1), tf.matmul(x, x, transpose_a=True),
                                  tf.math.l2_normalize(x, 1)), [a, b]),
         ("gradients", _conv_pool_gradients, [img, k]),
-        ("pool3d", _pool3d, [rng.normal(size=(1, 3, 4, 5, 3)).astype(np.float32)]),
     ]
-
-
-def _pool3d(v):
-    """max_pool3d and its gradient kernel, and a tf.range folded from a static shape."""
-    with tf.GradientTape() as tape:
-        tape.watch(v)
-        y = tf.nn.max_pool3d(v, 2, [1, 2, 1], "SAME")
-        loss = tf.reduce_sum(y * tf.cast(tf.range(tf.shape(y)[-1]), tf.float32))
-    return y, tape.gradient(loss, v)
 
 
 def _conv_pool_gradients(x, w):
