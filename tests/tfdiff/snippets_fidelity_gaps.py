@@ -28,6 +28,26 @@ def pool(x, k, s, padding, fn=tf.nn.max_pool3d):
 inf, nan = np.inf, np.nan
 """
 _BOX = "np.array({}, np.float32).reshape(1, 2, 2, 2, 1)"
+# runs(draw, global_seed): two eager calls, then a tf.function of the same draw: two calls,
+# a retrace (65 elements: the first 64 compared) called twice, the first trace again, and
+# a second tf.function of it called twice
+_SEEDS = """
+X64, X65 = tf.ones([64]), tf.ones([65])
+
+def pattern(draws):
+    draws = [np.asarray(d).ravel()[:64] for d in draws]
+    return [next(j for j, e in enumerate(draws) if np.array_equal(e, d)) for d in draws]
+
+def runs(draw, global_seed=None):
+    if global_seed is not None:
+        tf.random.set_seed(global_seed)
+    eager = [draw(X64), draw(X64)]
+    if global_seed is not None:
+        tf.random.set_seed(global_seed)
+    f, g = tf.function(draw), tf.function(draw)
+    traced = [f(X64), f(X64), f(X65), f(X65), f(X64), g(X64), g(X64)]
+    return pattern(eager + traced)
+"""
 
 SNIPPETS = {
     # -- max_pool3d: the rules, one 2x2x2 box (taps in depth, row, column order) -----------
@@ -103,4 +123,61 @@ SNIPPETS = {
     "keras_pool3d/shape": "layer = tf.keras.layers.MaxPooling3D((2, 2, 3), padding='same')\n"
                           "(layer.compute_output_shape((None, 5, 4, 7, 2)), "
                           "layer.get_config()['pool_size'], layer.get_config()['strides'])",
+    # -- tf.range inside tf.function: a value known at trace time folds --------------------
+    "range_traced/constant": "@tf.function\ndef f(x):\n    n = tf.constant(3) + 2\n"
+                             "    return tf.range(n) * 2 + tf.cast(tf.reduce_sum(x), tf.int32)\n"
+                             "(f(tf.ones([2])), f(tf.ones([2]) * 2), "
+                             "f.experimental_get_tracing_count())",
+    "range_traced/static_shape": "@tf.function\ndef f(x):\n"
+                                 "    return tf.cast(tf.range(tf.shape(x)[0]), tf.float32) + "
+                                 "x[:, 0]\n"
+                                 "(f(tf.ones([5, 2])), f(tf.ones([5, 2]) * 3), f(tf.ones([3, 2])))",
+    "range_traced/size_float": "@tf.function\ndef f(x):\n"
+                               "    return tf.range(tf.constant(0.5), tf.cast(tf.size(x), "
+                               "tf.float32), 1.5)\n"
+                               "f(tf.ones([2, 3]))",
+    # -- op seeds across traces: which draws repeat which (TensorFlow's numbers are its
+    # own): `pattern` gives, per draw, the index of the first draw equal to it -------------
+    "seeds/uniform_op_seed": _SEEDS + "runs(lambda x: tf.random.uniform(x.shape, seed=5))",
+    "seeds/uniform_global_and_op": _SEEDS + "runs(lambda x: tf.random.uniform(x.shape, seed=5), "
+                                            "7)",
+    "seeds/normal_global_and_op": _SEEDS + "runs(lambda x: tf.random.normal(x.shape, seed=3), "
+                                           "11)",
+    "seeds/dropout_op_seed": _SEEDS + "runs(lambda x: tf.nn.dropout(x, 0.5, seed=5))",
+    "seeds/dropout_global_and_op": _SEEDS + "runs(lambda x: tf.nn.dropout(x, 0.5, seed=5), 7)",
+    "seeds/global_only": _SEEDS + "tf.random.set_seed(7)\n"
+                                  "f = tf.function(lambda x: tf.random.uniform(x.shape))\n"
+                                  "pattern([f(X64), f(X64), f(X65), f(X65), f(X64)])",
+    "seeds/set_seed_restarts": _SEEDS + "tf.random.set_seed(7)\n"
+                                        "f = tf.function(lambda x: tf.random.uniform(x.shape, "
+                                        "seed=5))\n"
+                                        "a, b = f(X64), f(X64)\ntf.random.set_seed(7)\n"
+                                        "c = f(X64)\ntf.random.set_seed(8)\nd, e = f(X64), "
+                                        "f(X65)\ntf.random.set_seed(8)\n"
+                                        "g = tf.random.uniform([64], seed=5)\n"
+                                        "pattern([a, b, c, d, e, g])",
+    "seeds/two_ops_one_seed": _SEEDS + "tf.random.set_seed(7)\n"
+                                       "f = tf.function(lambda x: (tf.random.uniform(x.shape, "
+                                       "seed=5), tf.random.uniform(x.shape, seed=5)))\n"
+                                       "(a, b), (c, d) = f(X64), f(X64)\n"
+                                       "tf.random.set_seed(7)\n"
+                                       "pattern([a, b, c, d, tf.random.uniform([64], seed=5), "
+                                       "tf.random.uniform([64], seed=5)])",
+    "seeds/concrete_function": _SEEDS + "tf.random.set_seed(7)\n"
+                                        "f = tf.function(lambda x: tf.random.uniform(x.shape, "
+                                        "seed=5))\n"
+                                        "c = f.get_concrete_function(tf.TensorSpec([64]))\n"
+                                        "pattern([f(X64), c(X64), f(X64), "
+                                        "tf.random.uniform([64], seed=5)])",
+    # -- output_gradients that do not fit their target -------------------------------------
+    "output_gradients/longer_op": ("x = tf.constant([1.0, 2.0, 3.0])\n"
+                                   "with tf.GradientTape() as t:\n    t.watch(x)\n"
+                                   "    y = tf.exp(x)\n"
+                                   "t.gradient(y, x, output_gradients=tf.constant([1.0, 2.0]))",
+                                   {"match": ["Incompatible shapes", "[2]", "[3]"]}),
+    "output_gradients/scalar_target": ("x = tf.constant([1.0, 2.0, 3.0])\n"
+                                       "with tf.GradientTape() as t:\n    t.watch(x)\n"
+                                       "    y = tf.reduce_sum(x * x)\n"
+                                       "t.gradient(y, x, output_gradients=tf.constant([1.0, "
+                                       "2.0]))"),
 }
