@@ -188,6 +188,23 @@ with tf.GradientTape() as t3:
                                         "c = f.get_concrete_function(tf.TensorSpec([64]))\n"
                                         "pattern([f(X64), c(X64), f(X64), "
                                         "tf.random.uniform([64], seed=5)])",
+    "seeds/eager_kernels": _SEEDS + "tf.random.set_seed(7)\n"
+                                    "u1, n, u2 = (tf.random.uniform([64], seed=5), "
+                                    "tf.random.normal([64], seed=5), "
+                                    "tf.random.uniform([64], seed=5))\n"
+                                    "d1, u3, d2 = (tf.nn.dropout(X64, 0.5, seed=6), "
+                                    "tf.random.uniform([64], seed=6), "
+                                    "tf.nn.dropout(X64, 0.5, seed=6))\n"
+                                    "tf.random.set_seed(7)\n"
+                                    "v1, v2 = tf.random.uniform([64], seed=5), "
+                                    "tf.random.uniform([64], seed=5)\n"
+                                    "e1, e2 = tf.nn.dropout(X64, 0.5, seed=6), "
+                                    "tf.nn.dropout(X64, 0.5, seed=6)\n"
+                                    "(pattern([u1, u2, v1, v2]), pattern([d1, d2, e1, e2]))",
+    "seeds/keras_dropout": _SEEDS + "layer = tf.keras.layers.Dropout(0.5, seed=5)\n"
+                                    "f = tf.function(lambda x: layer(x, training=True))\n"
+                                    "pattern([f(X64), f(X64), f(X65), layer(X64, "
+                                    "training=True)])",
     # -- output_gradients that do not fit their target -------------------------------------
     "output_gradients/longer_op": ("x = tf.constant([1.0, 2.0, 3.0])\n"
                                    "with tf.GradientTape() as t:\n    t.watch(x)\n"
