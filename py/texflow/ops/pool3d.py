@@ -17,6 +17,9 @@ TensorFlow 2.21, tests/tfdiff/snippets_fidelity_gaps.py):
   the volume whose value is within 1e-5 of the pooled value (|x - y| < 1e-5 in float32:
   every tie gets it, inf and NaN never do), summed per position with the boxes in
   TensorFlow's order (output columns, then rows, then planes).
+- Its gradient (MaxPool3DGradGrad, for second-order gradients) gives each output the
+  incoming gradient at the first tap of its box inside the volume, in (depth, row,
+  column) order, exactly equal to the pooled value (none, 0, where no tap is: NaN).
 
 Kernels: backends/numpy/pool3d.py, backends/glsl/pool3d.py, backends/wgsl/pool3d.py (the
 packet width and the tie tolerance: backends/layout.py). An ARM build of TensorFlow
@@ -28,7 +31,7 @@ from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
 from .conv import _as_array, avg_pool, max_pool
-from .pooling import _check_output, _window, avg_pool1d, avg_pool3d, max_pool1d
+from .pooling import avg_pool1d, avg_pool3d, max_pool1d, pool3d_args
 
 
 def _out_dhw(shape, attrs):
@@ -44,7 +47,17 @@ def _infer(inputs, attrs):
     return (x.shape[0], *_out_dhw(x.shape, attrs), x.shape[4]), float32
 
 
-_max_pool3d_grad = def_op("max_pool3d_grad", lambda inputs, attrs: (inputs[0].shape, float32))
+# MaxPool3DGrad's gradient is MaxPool3DGradGrad's, and its gradient MaxPool3DGrad again
+# (for dy; x and the pooled y get none, TensorFlow's zeros): each output takes the dy of
+# the first tap of its box inside the volume (depth, row, column order) equal to it
+_max_pool3d_grad_grad = def_op(
+    "max_pool3d_grad_grad", lambda inputs, attrs: (inputs[1].shape, float32),
+    grad=lambda dy, inputs, y, attrs: (
+        None, None, run_op(_max_pool3d_grad, (inputs[0], inputs[1], dy), attrs)))
+_max_pool3d_grad = def_op(
+    "max_pool3d_grad", lambda inputs, attrs: (inputs[0].shape, float32),
+    grad=lambda dy, inputs, y, attrs: (
+        None, None, run_op(_max_pool3d_grad_grad, (inputs[0], inputs[1], dy), attrs)))
 _max_pool3d = def_op("max_pool3d", _infer, grad=lambda dy, inputs, y, attrs: (
     run_op(_max_pool3d_grad, (inputs[0], y, dy), attrs),))
 
@@ -52,16 +65,6 @@ _max_pool3d = def_op("max_pool3d", _infer, grad=lambda dy, inputs, y, attrs: (
 def _same_pads(n, k, s):
     total = max((-(-n // s) - 1) * s + k - n, 0)
     return total // 2, total - total // 2
-
-
-def _check_format(name, data_format):
-    if data_format not in (None, "NDHWC"):
-        if data_format == "NCDHW":  # TensorFlow's CPU kernel has only NDHWC
-            raise InvalidArgumentError(f"{name}: Default Pooling3DOp only supports NDHWC on "
-                                       "device type CPU (texflow's kernels too); transpose "
-                                       "the input to NDHWC")
-        raise ValueError(f"{name}: data_format must be 'NDHWC' or 'NCDHW', received "
-                         f"{data_format!r}")
 
 
 @export("nn")
@@ -80,44 +83,24 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
     >>> tf.nn.max_pool3d(tf.ones([1, 4, 4, 4, 2]), 2, 2, "VALID").shape
     TensorShape([1, 2, 2, 2, 2])
     """
-    op = "max_pool3d"
-    _check_format(op, data_format)
-    if not isinstance(padding, str):
-        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-    if padding not in ("SAME", "VALID"):
-        raise InvalidArgumentError(f"Value for attr 'padding' of \"{padding}\" is not in "
-                                   "the list of allowed values: \"SAME\", \"VALID\"")
-    x = _as_array(input)
-    if len(x.shape) != 5:
-        raise InvalidArgumentError(f"{op}: input must be 5-dimensional [batch, depth, "
-                                   f"height, width, channels], received shape "
-                                   f"{list(x.shape)}")
+    x, ksize, strides = pool3d_args("max_pool3d", input, ksize, strides, padding,
+                                    data_format)
     if x.dtype != float32:
         raise InvalidArgumentError(f"Value for attr 'T' of {x.dtype} is not in the list of "
                                    "allowed values: half, bfloat16, float (texflow: float)")
-    ksize = _window(op, "ksize", ksize, None, 3)
-    strides = _window(op, "strides", strides, 1, 3)
-    if min(ksize) < 1:
-        raise InvalidArgumentError(f"{op}: Sliding window ksize field must have positive "
-                                   f"dimensions, received {list(ksize)}")
-    if min(strides) < 1:
-        raise InvalidArgumentError(f"{op}: Stride must be > 0, but got {min(strides)}")
-    sizes = x.shape[1:4]
-    if padding == "VALID":
-        _check_output(op, sizes, ksize, strides, ((0, 0),) * 3)
-        pads = (0,) * 6
-    else:
-        pads = sum((_same_pads(n, k, s) for n, k, s in zip(sizes, ksize, strides)), ())
+    pads = (0,) * 6 if padding == "VALID" else sum(
+        (_same_pads(n, k, s) for n, k, s in zip(x.shape[1:4], ksize, strides)), ())
     return run_op(_max_pool3d, (x,), {"ksize": ksize, "strides": strides, "pads": pads})
 
 
-def _by_rank(pools, input):  # noqa: A002
+def _by_rank(pools, input, ksize, strides, padding, data_format):  # noqa: A002
     x = _as_array(input)
     rank = len(x.shape)
     if rank not in pools:
         raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: "
                          f"input.shape={list(x.shape)} of rank {rank}")
-    return x, pools[rank]
+    layout = [data_format] if data_format or rank == 4 else []  # None: each one's default
+    return pools[rank](x, ksize, strides, padding, *layout)
 
 
 @export("nn.max_pool")
@@ -129,10 +112,8 @@ def max_pool_nd(input, ksize, strides=None, padding="VALID", data_format=None,  
     >>> tf.nn.max_pool(tf.ones([1, 2, 2, 2, 1]), 2, 2, "VALID").shape
     TensorShape([1, 1, 1, 1, 1])
     """
-    x, pool = _by_rank({3: max_pool1d, 4: max_pool, 5: max_pool3d}, input)
-    if pool is max_pool:
-        return max_pool(x, ksize, strides, padding, data_format)
-    return pool(x, ksize, strides, padding, *([data_format] if data_format else []))
+    return _by_rank({3: max_pool1d, 4: max_pool, 5: max_pool3d}, input, ksize, strides,
+                    padding, data_format)
 
 
 @export("nn.avg_pool")
@@ -143,7 +124,5 @@ def avg_pool_nd(input, ksize, strides=None, padding="VALID", data_format=None,  
     >>> tf.nn.avg_pool(tf.ones([1, 2, 2, 2, 1]), 2, 2, "VALID").shape
     TensorShape([1, 1, 1, 1, 1])
     """
-    x, pool = _by_rank({3: avg_pool1d, 4: avg_pool, 5: avg_pool3d}, input)
-    if pool is avg_pool:
-        return avg_pool(x, ksize, strides, padding, data_format)
-    return pool(x, ksize, strides, padding, *([data_format] if data_format else []))
+    return _by_rank({3: avg_pool1d, 4: avg_pool, 5: avg_pool3d}, input, ksize, strides,
+                    padding, data_format)
