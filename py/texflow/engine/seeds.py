@@ -2,11 +2,11 @@
 TensorFlow 2.21's rules, checked against it (tests/tfdiff/snippets_fidelity_gaps.py).
 
 Eagerly, the calls of one kernel (uniform, normal, ...; dropout draws with uniform's)
-with one (global seed, op seed) pair continue one stream, each call from where the last one's numbers ended (a
-stream's position counts elements, as TensorFlow's Philox counter moves by each call's
-size: a call of 65 numbers after one of 64 is not the second call of 64 numbers), until
-`tf.random.set_seed` starts every stream over (TensorFlow caches a kernel per op and
-seeds).
+with one (global seed, op seed) pair continue one stream, each call from where the last
+one's numbers ended (a stream's position counts elements, as TensorFlow's Philox counter
+moves by each call's size: a call of 65 numbers after one of 64 is not the second call
+of 64 numbers), until `tf.random.set_seed` starts every stream over (TensorFlow caches a
+kernel per op and seeds).
 
 Inside tf.function each random op of each trace is a stream of its own, as each op of a
 TensorFlow graph is a kernel with its own state: its (global, op) pair is fixed when it
