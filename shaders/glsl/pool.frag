@@ -12,10 +12,11 @@ vec4 pool_max(vec4 a, vec4 b) {
 }
 
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each
-// window's first maximum by TensorFlow's rule, window.glsl `take`):
+// window's first maximum by TensorFlow's rule, window.glsl `take`), or both at once
+// (max_pool_taps: the pooled values, the taps into a second render target):
 // reductions over the window's image positions only. Input 0 is x (the image); the output is the grid.
 // pool(o) is one output element, or (V = vec4, C % 4 == 0) four channels of a pixel.
-${R} pool(int o) {
+${R} pool(int o${params}) {
   ivec4 p = grid_index(o);
   int iy0 = p.y * uStride[0] - uPad[0];
   int ix0 = p.z * uStride[1] - uPad[1];
@@ -35,5 +36,5 @@ ${finish}
 
 void main() {
   int o = out_texel() << 2;
-  outValue = ${result};
+${main}
 }

@@ -61,7 +61,8 @@ def _cases():
 
 def _moved(steps):
     """Whether no elementwise step reads max_pool_grad's result (the mask moved)."""
-    grad = next(s for s in steps if s[0] == "op" and s[1].name == "max_pool_grad")[4][0]
+    grad = next(s for s in steps
+                if s[0] == "op" and s[1].name.startswith("max_pool_grad"))[4][0]
     return not any(s[0] == "op" and grad in s[2] and (
         s[1].name == "mul" or s[1].name.startswith("fused_elementwise")) for s in steps)
 
@@ -175,3 +176,88 @@ def test_reshapes_to_the_shape_a_value_has_do_not_stop_fusion():
             assert g.shape == w.shape, (n, g.shape, w.shape)
             assert np.array_equal(g.numpy(), w.numpy()) if tf.get_backend() == "numpy" else \
                 np.allclose(g.numpy(), w.numpy(), rtol=2e-6, atol=1e-6), (n, g, w)
+
+
+def _pool_grad_oracle(x, ksize, stride, top, left, out_hw, dy):
+    """float64 max_pool and max_pool_grad by TensorFlow's rules: the pooled value starts
+    at float32's lowest and takes only a greater value (NaN never); the gradient goes
+    to the window's first in-image tap, then to a strictly greater value (a NaN best
+    keeps it)."""
+    n, hh, ww, c = x.shape
+    pooled = np.zeros((n,) + tuple(out_hw) + (c,))
+    dx = np.zeros(x.shape)
+    for b, oy, ox, ch in np.ndindex(n, out_hw[0], out_hw[1], c):
+        taps = [(i, j) for i in range(oy * stride - top, oy * stride - top + ksize)
+                for j in range(ox * stride - left, ox * stride - left + ksize)
+                if 0 <= i < hh and 0 <= j < ww]
+        values = [float(x[b, i, j, ch]) for i, j in taps]
+        best = float(np.finfo(np.float32).min)
+        for v in values:
+            best = v if v > best else best  # False for NaN
+        pooled[b, oy, ox, ch] = best
+        at = 0
+        for t, v in enumerate(values):
+            if not np.isnan(values[at]) and v > values[at]:
+                at = t
+        dx[(b,) + taps[at] + (ch,)] += dy[b, oy, ox, ch]
+    return pooled, dx
+
+
+@each_backend
+def test_max_pool_records_its_taps_for_its_gradient():
+    from texflow.autodiff import trace_rewrite
+    from texflow.engine import context
+
+    rng = np.random.default_rng(24)
+    cases = [  # (window, stride, padding, channels)
+        (2, 2, "VALID", 8),   # Keras's default: the windows tile (the last row pools nothing)
+        (2, 2, "SAME", 3),    # padded, three channels (lane by lane on GPUs)
+        (3, 2, "VALID", 4),   # overlapping windows
+    ]
+    languages = set(trace_rewrite.POOL_TAPS_LANGUAGES)
+    trace_rewrite.POOL_TAPS_LANGUAGES.add(context.current().language)  # every backend
+    try:
+        for ksize, stride, pad_mode, c in cases:
+            # ties, NaN, -inf and a window of -inf only (its first tap gets dy)
+            x = rng.integers(-3, 4, size=(2, 7, 7, c)).astype(np.float32)
+            x[0, 0, 0, 0], x[0, 1, 1, 0], x[1, 2, 3, 0] = np.nan, np.nan, -np.inf
+            x[1, :3, :3, c - 1] = -np.inf
+            out, top = _windows(7, ksize, stride, pad_mode)
+            w = rng.normal(size=(2, out, out, c)).astype(np.float32)
+            args = [tf.constant(v) for v in (x, w)]
+
+            def fn(x, w):
+                with tf.GradientTape() as tape:
+                    tape.watch(x)
+                    pooled = tf.nn.max_pool2d(x, ksize, stride, pad_mode)
+                    loss = tf.reduce_sum(pooled * w)
+                return pooled, tape.gradient(loss, x)
+            compiled = tf.function(fn)
+            compiled(*args)
+            names = [s[1].name for s in compiled.get_concrete_function(*args)._steps
+                     if s[0] == "op"]
+            assert "max_pool_taps" in names and "max_pool_grad_taps" in names, names
+            assert "max_pool" not in names and "max_pool_grad" not in names, names
+            eager = [v.numpy() for v in fn(*args)]
+            got = [v.numpy() for v in compiled(*args)]
+            oracle = _pool_grad_oracle(x, ksize, stride, top, top, (out, out), w)
+            for g, e, o in zip(got, eager, oracle):
+                assert np.array_equal(g, e, equal_nan=True), (ksize, pad_mode, g, e)
+                assert np.allclose(g, o, rtol=1e-6, atol=1e-6, equal_nan=True), \
+                    (ksize, pad_mode, g, o)
+        # left alone: a Variable's value (an assignment could come between)
+        v = tf.Variable(tf.constant(x))
+
+        def of_variable(w):
+            with tf.GradientTape() as tape:
+                pooled = tf.nn.max_pool2d(v, 3, 2, "VALID")
+                loss = tf.reduce_sum(pooled * w)
+            return tape.gradient(loss, v)
+        compiled = tf.function(of_variable)
+        assert np.array_equal(compiled(args[1]).numpy(), of_variable(args[1]).numpy())
+        names = [s[1].name for s in compiled.get_concrete_function(args[1])._steps
+                 if s[0] == "op"]
+        assert "max_pool_grad" in names and "max_pool_taps" not in names, names
+    finally:
+        trace_rewrite.POOL_TAPS_LANGUAGES.clear()
+        trace_rewrite.POOL_TAPS_LANGUAGES.update(languages)

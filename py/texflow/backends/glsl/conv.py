@@ -47,7 +47,7 @@ from ...resources import shader
 from ..base import kernel
 from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
-from .program import fill, head
+from .program import fill, head, vec4_type
 from .reduce import reduce_into
 
 # Below this many outputs the one-texel conv2d is as fast as the blocked one, which
@@ -361,24 +361,38 @@ _POOL = {  # op -> (result type, init, update, finish)
     "argmax": ("${I}", "  ${V} best = ${V}(0);\n  ${I} at = ${I}(ty.x * uWin[1] + tx.x);",
                "      take(best, at, v, ky * uWin[1] + kx);", "  return at;"),
 }
+# max_pool_taps: both folds in one loop, the taps through an out parameter
+_POOL["taps"] = ("${V}", _POOL["max"][1] + "\n" + _POOL["argmax"][1],
+                 _POOL["max"][2] + "\n" + _POOL["argmax"][2],
+                 "  first = at;\n" + _POOL["max"][3])
 
 
 def _pool(b, x, out, op, ksize, strides, pads):
     vec = x.shape[3] % 4 == 0
-    out_type = "int" if op == "argmax" else "float"
+    out_type = ["float", "int"] if op == "taps" else "int" if op == "argmax" else "float"
 
     def source():
         v, i = ("vec4", "ivec4") if vec else ("float", "int")
         r, init, update, finish = (s.replace("${V}", v).replace("${I}", i)
                                    for s in _POOL[op])
+        if op != "taps":
+            params, main = "", f"  outValue = {_lanes('pool', vec, vec4_type(out_type))};"
+        elif vec:
+            params, main = ", out ivec4 first", "  ivec4 at;\n  outValue0 = pool(o, at);"
+        else:  # a lane's tap into that component of the taps texel
+            params = ", out int first"
+            main = "  ivec4 at;\n  outValue0 = vec4(" + ", ".join(
+                f"pool(o + {j}, at.{'xyzw'[j]})" for j in range(4)) + ");"
+        if op == "taps":
+            main += "\n  outValue1 = at;"
         return _source("pool.frag", ["float"], out_type, R=r, V=v, init=init, update=update,
                        finish=finish, fetch="texel0(i >> 2)" if vec else "get0(i)",
-                       result=_lanes("pool", vec, "ivec4" if out_type == "int" else "vec4"),
-                       KH=ksize[0], KW=ksize[1])
+                       params=params, main=main, KH=ksize[0], KW=ksize[1])
     # the window size is part of the program: loops of known length cost about 10% less
     # GPU-process CPU time on SwiftShader (scripts/browser_cpu_time.py)
+    grid = (out[0] if isinstance(out, list) else out).shape
     b.launch(("pool", op, vec, tuple(ksize)), source, out, [x],
-             _geometry(x.shape, out.shape, ksize, strides, pads))
+             _geometry(x.shape, grid, ksize, strides, pads))
 
 
 @kernel("max_pool", "glsl")
@@ -391,18 +405,33 @@ def avg_pool(b, x, ksize, strides, pads):
     _pool(b, x, b.out, "avg", ksize, strides, pads)
 
 
+@kernel("max_pool_taps", "glsl")
+def max_pool_taps(b, x, ksize, strides, pads, output_index=None):
+    _pool(b, x, [b.out, b.output()], "taps", ksize, strides, pads)
+
+
 @kernel("max_pool_grad", "glsl")
 def max_pool_grad(b, x, dy, ksize, strides, pads):
-    geometry = _geometry(x.shape, dy.shape, ksize, strides, pads)
     at = b.temp(dy.shape, dtypes.int32)
     _pool(b, x, at, "argmax", ksize, strides, pads)
-    if windows_tile(ksize, strides, pads) and x.shape[3] % 4 == 0:
+    _route_max(b, dy, at, x.shape, ksize, strides, pads)
+
+
+@kernel("max_pool_grad_taps", "glsl")
+def max_pool_grad_taps(b, taps, dy, ksize, strides, pads, input_shape):
+    _route_max(b, dy, taps, input_shape, ksize, strides, pads)
+
+
+def _route_max(b, dy, at, image_shape, ksize, strides, pads):
+    """max_pool_grad's second pass: dy routed to each window's first-maximum tap `at`."""
+    geometry = _geometry(image_shape, dy.shape, ksize, strides, pads)
+    if windows_tile(ksize, strides, pads) and image_shape[3] % 4 == 0:
         def source():
             return _source("pool_grad_tiles.frag", ["float", "int"], "float", KH=ksize[0],
                            KW=ksize[1])
         b.launch(("pool_grad_tiles", tuple(ksize)), source, b.out, [dy, at], geometry)
         return
-    _window_grad(b, [dy, at], "max", x.shape[3] % 4 == 0, geometry)
+    _window_grad(b, [dy, at], "max", image_shape[3] % 4 == 0, geometry)
 
 
 @kernel("avg_pool_grad", "glsl")
