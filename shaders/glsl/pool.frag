@@ -2,15 +2,6 @@ ${head}
 
 ${window}
 
-// TensorFlow's max_pool: a value is taken only when greater, so NaN never is (the
-// window starts at float32's lowest: one of -inf and NaN only gives the lowest).
-float pool_max(float a, float b) { return !f_isnan(b) && b > a ? b : a; }
-// lane by lane without branches (SwiftShader runs a vector op as one)
-vec4 pool_max(vec4 a, vec4 b) {
-  ivec4 moves = (1 - ivec4(nan4(b))) * ivec4(greaterThan(b, a));
-  return mix(a, b, bvec4(moves));
-}
-
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each
 // window's first maximum by TensorFlow's rule, window.glsl `take`), or both at once
 // (max_pool_taps: the pooled values, the taps into a second render target):

@@ -16,13 +16,13 @@ def _windows(n, k, s, pad_mode):
     return out, max((out - 1) * s + k - n, 0) // 2 if pad_mode == "SAME" else 0
 
 
-def _oracle(x, k, w, ksize, stride, pad_mode):
-    """float64 gradients of sum((flatten(max_pool(relu(conv2d(x, k, SAME)))) @ w) ** 2)
-    with respect to k and w (each window's gradient to its first maximum)."""
+def _oracle(x, k, w, ksize, stride, pad_mode, bias=0.0):
+    """float64 gradients of sum((flatten(max_pool(relu(conv2d(x, k, SAME) + bias))) @ w)
+    ** 2) with respect to k and w (each window's gradient to its first maximum)."""
     n, hh, ww, _ = x.shape
     xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     cols = lambda i, j: xp[:, i:i + hh, j:j + ww]  # noqa: E731
-    h = np.maximum(sum(cols(i, j) @ k[i, j] for i in range(3) for j in range(3)), 0)
+    h = np.maximum(sum(cols(i, j) @ k[i, j] for i in range(3) for j in range(3)) + bias, 0)
     (oh, top), (ow, left) = _windows(hh, ksize, stride, pad_mode), \
         _windows(ww, ksize, stride, pad_mode)
     pooled = np.zeros((n, oh, ow, h.shape[3]))
@@ -41,9 +41,8 @@ def _oracle(x, k, w, ksize, stride, pad_mode):
     dy = 2 * (flat @ w)
     dpool = (dy @ w.T).reshape(pooled.shape)
     dh = np.zeros_like(h)
-    for idx in np.ndindex(*pooled.shape):
-        i, j = where[idx]
-        dh[idx[0], i, j, idx[3]] += dpool[idx]
+    batch, _, _, channel = np.indices(pooled.shape)
+    np.add.at(dh, (batch, where[..., 0], where[..., 1], channel), dpool)
     dz = dh * (h > 0)
     dk = np.stack([np.stack([np.einsum("nhwc,nhwo->co", cols(i, j), dz) for j in range(3)])
                    for i in range(3)])
@@ -258,6 +257,56 @@ def test_max_pool_records_its_taps_for_its_gradient():
         names = [s[1].name for s in compiled.get_concrete_function(args[1])._steps
                  if s[0] == "op"]
         assert "max_pool_grad" in names and "max_pool_taps" not in names, names
+    finally:
+        trace_rewrite.POOL_TAPS_LANGUAGES.clear()
+        trace_rewrite.POOL_TAPS_LANGUAGES.update(languages)
+
+
+@each_backend
+def test_convolution_and_its_pooling_run_as_one_kernel():
+    from texflow.autodiff import trace_rewrite
+    from texflow.engine import context
+
+    rng = np.random.default_rng(25)
+    cases = [  # (image, channels in, channels out, pooling window, stride, padding, fused)
+        (30, 1, 8, 2, 2, "VALID", True),  # a grayscale first layer: GLSL's one-pass kernel
+        (30, 1, 8, 3, 3, "SAME", True),   # 3x3 windows tiling the 30x30 image
+        (9, 3, 4, 2, 2, "SAME", True),    # three channels, the last windows half outside
+        # overlapping windows: ReLU's gradient mask reads the convolution's image
+        (9, 1, 4, 3, 2, "VALID", False),
+    ]
+    languages = set(trace_rewrite.POOL_TAPS_LANGUAGES)
+    trace_rewrite.POOL_TAPS_LANGUAGES.add(context.current().language)
+    try:
+        for size, cin, cout, ksize, stride, pad_mode, fused in cases:
+            x = rng.normal(size=(3, size, size, cin)).astype(np.float32)
+            k = (rng.normal(size=(3, 3, cin, cout)) / 3).astype(np.float32)
+            bias = rng.normal(size=(cout,)).astype(np.float32) / 4
+            out = _windows(size, ksize, stride, pad_mode)[0]
+            w = (rng.normal(size=(out * out * cout, 5)) / out).astype(np.float32)
+            args = [tf.constant(v) for v in (x, k, bias, w)]
+
+            def grads(x, k, bias, w):
+                with tf.GradientTape() as tape:
+                    tape.watch([k, w])
+                    h = tf.nn.relu(tf.nn.conv2d(x, k, 1, "SAME") + bias)
+                    pooled = tf.nn.max_pool2d(h, ksize, stride, pad_mode)
+                    y = tf.matmul(tf.reshape(pooled, [3, -1]), w)
+                    loss = tf.reduce_sum(y * y)
+                return tape.gradient(loss, [k, w])
+            compiled = tf.function(grads)
+            compiled(*args)
+            names = [s[1].name for s in compiled.get_concrete_function(*args)._steps
+                     if s[0] == "op"]
+            case = (size, cin, ksize, stride, pad_mode)
+            assert ("conv2d_pool" in names) == fused and fused != bool(
+                {"conv2d", "conv2d_epilogue"} & set(names)), (case, names)
+            eager = [g.numpy() for g in grads(*args)]
+            traced = [g.numpy() for g in compiled(*args)]
+            oracle = _oracle(x, k, w, ksize, stride, pad_mode, bias)
+            for got, want, exact in zip(traced, eager, oracle):
+                assert np.array_equal(got, want), (case, got, want)
+                assert np.allclose(got, exact, rtol=1e-3, atol=1e-4), (case, got, exact)
     finally:
         trace_rewrite.POOL_TAPS_LANGUAGES.clear()
         trace_rewrite.POOL_TAPS_LANGUAGES.update(languages)

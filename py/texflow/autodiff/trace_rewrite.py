@@ -32,6 +32,13 @@ whole step, so:
   kernels' rules (the pooled value skips NaN; the tap is the first in-image one,
   then only a strictly greater value), so the numbers are eager's bits. Not for a
   Variable's value (an assignment between the two could change it).
+- `fuse_conv_pools` (after epilogue fusion: autodiff/compiled.py): a `conv2d` or
+  `conv2d_epilogue` whose result only such a `max_pool_taps` reads (neither returned,
+  assigned nor read by host code: a ReLU's gradient mask moved to the pooled side
+  above, the gradient reading the taps) becomes one `conv2d_pool` step: on GLSL the
+  convolution's values are computed where the pooling reads them, in the sums'
+  order of the conv2d kernel, so its image is never written (numpy and WGSL run the
+  two kernels).
 - `drop_dead`: a step whose results nothing reads (an op or a view; not host code,
   not an assignment), and which the function does not return, is dropped, then
   the steps that only it read, and so on (a loss's gradient through `where`'s
@@ -257,6 +264,42 @@ def record_pool_taps(steps, meta, state_slots):
         result[i] = ("op", get_op("max_pool_grad_taps"), (slot, dy),
                      dict(attrs, input_shape=tuple(meta[x][0])), outs, None)
     return result
+
+
+def fuse_conv_pools(steps, meta, out_slots, state_slots):
+    """`steps` with each convolution read only by a max_pool_taps step pooled in the
+    same kernel (module docstring)."""
+    readers, made_by = {}, {}
+    for i, step in enumerate(steps):
+        for k in step_reads(step):
+            readers.setdefault(k, []).append(i)
+        if step[0] == "op":
+            for k in step[4]:
+                made_by[k] = i
+    replaced, dropped = {}, set()
+    for j, step in enumerate(steps):
+        if not _op(step, "max_pool_taps"):
+            continue
+        h = step[2][0]
+        i = made_by.get(h)
+        if i is None or steps[i][0] != "op" or steps[i][5] is not None or \
+                steps[i][1].name not in ("conv2d", "conv2d_epilogue") or \
+                readers.get(h) != [j] or h in out_slots or h in state_slots:
+            continue
+        if any(s[0] in ("assign", "host") for s in steps[i + 1:j]):
+            continue  # the convolution's operands (Variables) must read as they did
+        _, conv, ins, attrs, _, _ = steps[i]
+        pool = step[3]
+        fused = dict(strides=attrs["strides"], dilations=attrs["dilations"],
+                     pads=attrs["pads"], program=attrs.get("program"),
+                     conv_shape=tuple(meta[h][0]), ksize=pool["ksize"],
+                     pool_strides=pool["strides"], pool_pads=pool["pads"],
+                     pooled_shape=tuple(meta[step[4][0]][0]))
+        replaced[j] = ("op", get_op("conv2d_pool"), ins, fused, step[4], None)
+        dropped.add(i)
+    if not replaced:
+        return steps
+    return [replaced.get(j, s) for j, s in enumerate(steps) if j not in dropped]
 
 
 def _slots(step):

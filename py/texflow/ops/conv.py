@@ -187,6 +187,13 @@ def _taps_infer(inputs, attrs):
 _max_pool_taps = def_op("max_pool_taps", _taps_infer, num_outputs=None)
 _max_pool_grad_taps = def_op("max_pool_grad_taps",
                              lambda inputs, attrs: (attrs["input_shape"], float32))
+# And (autodiff/trace_rewrite.py `fuse_conv_pools`) a conv2d, through its epilogue when
+# it has one (`program`, None without), whose result only such a pooling reads: one
+# kernel computes the convolution per window position and pools it (`conv_shape` the
+# convolution's result, never stored where the backend can; `ksize`, `pool_strides`,
+# `pool_pads`, `pooled_shape` the pooling's), giving max_pool_taps's two outputs.
+conv2d_pool = def_op("conv2d_pool", lambda inputs, attrs: [
+    (attrs["pooled_shape"], float32), (attrs["pooled_shape"], int32)], num_outputs=None)
 _avg_pool = def_op("avg_pool", _pool_infer("avg_pool"),
                    grad=lambda dy, inputs, y, attrs: (
                        run_op(_avg_pool_grad, (dy,), dict(attrs,
