@@ -7,6 +7,9 @@ browser_cpu_time.py prints each case's GPU-process CPU time. Cases, 256 fragment
 steps each:
 - blocked: the blocked matmul's loop (8 A and 4 B texelFetch, 128 multiply-adds a step);
   fetch_only: its fetches summed; alu_only: its multiply-adds on texels fetched once;
+- sampled: the same loop through texture() (nearest, one level) at texel centres from
+  2-D coordinates; sampled_flat: from flat float indices as texelf (sampler.glsl) does;
+  sampled_lod: textureLod(..., 0.0), which costs more than texture() on SwiftShader;
 - ubo_b, ubo_ab: B (and A) read from a uniform buffer (std140 vec4 array, filled from
   the texture through a pixel-pack buffer) instead of texelFetch;
 - select_uniform, select_quad, select_lane: an 8-way if/else chain choosing which
@@ -31,13 +34,26 @@ out vec4 outValue;
 vec4 ta(int t) { return texelFetch(uA, ivec2(t & 255, t >> 8), 0); }
 vec4 tb(int t) { return texelFetch(uB, ivec2(t & 255, t >> 8), 0); }
 vec4 ub(int t) { return bU[t & 4095]; }
+vec4 sa(int t) { return texture(uA, (vec2(t & 255, t >> 8) + 0.5) * (1.0 / 256.0)); }
+vec4 sb(int t) { return texture(uB, (vec2(t & 255, t >> 8) + 0.5) * (1.0 / 256.0)); }
+vec4 la(int t) { return textureLod(uA, (vec2(t & 255, t >> 8) + 0.5) * (1.0 / 256.0), 0.0); }
+vec4 lb(int t) { return textureLod(uB, (vec2(t & 255, t >> 8) + 0.5) * (1.0 / 256.0), 0.0); }
+vec4 fa(float t) {
+  float y = floor(t * (1.0 / 256.0));
+  return texture(uA, (vec2(t - y * 256.0, y) + 0.5) * (1.0 / 256.0));
+}
+vec4 fb(float t) {
+  float y = floor(t * (1.0 / 256.0));
+  return texture(uB, (vec2(t - y * 256.0, y) + 0.5) * (1.0 / 256.0));
+}
 """
 ROWS = range(8)
 
 
-def blocked(fa="ta", fb="tb", macs=True, hoist=False):
-    fetch_a = [f"vec4 a{r} = {fa}(a + {196 * r});" for r in ROWS]
-    fetch_b = [f"vec4 b{q} = {fb}(b + {32 * q});" for q in range(4)]
+def blocked(fa="ta", fb="tb", macs=True, hoist=False, floats=False):
+    d = ".0" if floats else ""  # float indices: float literals
+    fetch_a = [f"vec4 a{r} = {fa}(a + {196 * r}{d});" for r in ROWS]
+    fetch_b = [f"vec4 b{q} = {fb}(b + {32 * q}{d});" for q in range(4)]
     if macs:
         acc = [f"c{r} += a{r}.x * b0 + a{r}.y * b1 + a{r}.z * b2 + a{r}.w * b3;" for r in ROWS]
     else:
@@ -47,10 +63,11 @@ def blocked(fa="ta", fb="tb", macs=True, hoist=False):
     after = ["a0 += c7; b0 += c6;"] if hoist else []
     return HEAD + "\n".join([
         "void main() {", "  int f = int(gl_FragCoord.y) * 16 + int(gl_FragCoord.x);",
+        "  float a = float(f * 7), b = float(f & 31);" if floats else
         "  int a = f * 7, b = f & 31;",
         "  " + " ".join(f"vec4 c{r} = vec4(0);" for r in ROWS), *before,
         "  for (int k = 0; k < 196; k++) {", *inside, *acc, *after,
-        "    a += 1; b += 128;", "  }",
+        f"    a += 1{d}; b += 128{d};", "  }",
         "  outValue = " + " + ".join(f"c{r}" for r in ROWS) + ";", "}"])
 
 
@@ -74,6 +91,8 @@ def select(index, chain=True, fetch_all=False):
 CASES = {
     "blocked": blocked(), "fetch_only": blocked(macs=False), "alu_only": blocked(hoist=True),
     "ubo_b": blocked(fb="ub"), "ubo_ab": blocked(fa="ub", fb="ub"),
+    "sampled": blocked(fa="sa", fb="sb"), "sampled_lod": blocked(fa="la", fb="lb"),
+    "sampled_flat": blocked(fa="fa", fb="fb", floats=True),
     "select_uniform": select("int(gl_FragCoord.x) >> 4"),
     "select_quad": select("(int(gl_FragCoord.x) >> 1) & 7"),
     "select_lane": select("int(gl_FragCoord.x) & 7"), "one_fetch": select("0", False),

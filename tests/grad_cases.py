@@ -137,6 +137,8 @@ GRAD_CASES = {
     "avg_pool1d": (lambda tf, x: tf.nn.avg_pool1d(x, 3, 2, "SAME"), [(2, 6, 2)], "any"),
     "avg_pool3d": (lambda tf, x: tf.nn.avg_pool3d(x, [2, 3, 2], [1, 2, 2], "SAME"),
                    [(1, 3, 4, 3, 2)], "any"),
+    "max_pool3d": (lambda tf, x: tf.nn.max_pool3d(x, 2, [1, 2, 1], "SAME"),
+                   [(1, 3, 4, 3, 2)], "distinct"),
     "softmax": (lambda tf, x: tf.softmax(x), [(3, 5)], "any"),
     "log_softmax": (lambda tf, x: tf.log_softmax(x, axis=0), [(3, 5)], "any"),
     "softmax_cross_entropy": (lambda tf, y, x: tf.softmax_cross_entropy_with_logits(

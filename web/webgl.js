@@ -13,6 +13,7 @@
   const freePlanIds = [];
   const units = [];          // texture object bound to each unit (skips redundant binds)
   let current = { program: null, fbo: null, w: -1, rows: -1 };
+  let lastTarget = null;     // the texture entry last rendered to (sync reads a texel of it)
 
   const VERTEX = "#version 300 es\n" +
     "void main() {\n" +
@@ -90,11 +91,13 @@
       gl.deleteFramebuffer(entry.fbo);
     }
     gl.deleteTexture(entry.tex);
+    if (lastTarget === entry) lastTarget = null;
     textures[id] = null;
     freeTextureIds.push(id);
   }
 
   function bindTarget(entry) {
+    lastTarget = entry;
     if (!entry.fbo) {
       entry.fbo = gl.createFramebuffer();
       gl.bindFramebuffer(gl.FRAMEBUFFER, entry.fbo);
@@ -375,6 +378,7 @@
                               textures[+outIds[i]].tex, 0);
       drawBuffers.push(gl.COLOR_ATTACHMENT0 + i);
     }
+    lastTarget = textures[+outIds[0]];
     gl.drawBuffers(drawBuffers);
     draw(plan);
     // detach, so deleted textures are not kept alive by this framebuffer
@@ -393,14 +397,17 @@
   }
 
   // Blocks until the GPU has finished all queued work. gl.finish() returns early in
-  // Chromium, so read one texel of the last render target (a readback waits).
+  // Chromium, so read one texel of the last render target (a readback waits; until
+  // 2026-11-24 a sync after a launch of several render targets, whose framebuffer is
+  // none of a texture's, fell back to gl.finish() and did not wait).
   const syncPixel = new Int32Array(4);
   function sync() {
-    const entry = current.fbo && textures.find((e) => e && e.fbo === current.fbo);
+    const entry = lastTarget;
     if (!entry) {
       gl.finish();
       return;
     }
+    bindTarget(entry);
     gl.readPixels(0, 0, 1, 1, entry.isInt ? gl.RGBA_INTEGER : gl.RGBA,
                   entry.isInt ? gl.INT : gl.FLOAT,
                   entry.isInt ? syncPixel : new Float32Array(syncPixel.buffer));

@@ -1,31 +1,29 @@
 """`tf.random`: seeded random tensors with TensorFlow's seeding rules.
 
-The seeds follow TensorFlow 2: `tf.random.set_seed(g)` sets the global seed, an
-op's `seed` argument its op seed; with a global seed and no op seed each op
-draws a fresh op seed from a sequence the global seed starts; with an op seed
-and no global seed the global seed is TensorFlow's default (87654321); with
-neither, the numbers are not reproducible. Calls with the same (global, op)
-seed pair continue one stream (the second call gives new numbers) until
-`set_seed` starts everything again.
+The seeds follow TensorFlow 2 (engine/seeds.py states the rules): `tf.random.set_seed(g)`
+sets the global seed, an op's `seed` argument its op seed; with a global seed and no op
+seed each op draws a fresh op seed from a sequence the global seed starts; with an op
+seed and no global seed the global seed is TensorFlow's default (87654321); with
+neither, the numbers are not reproducible. Eager calls with the same (global, op) seed
+pair continue one stream (the second call gives new numbers) until `set_seed` starts
+everything again; inside tf.function each op of each trace has a stream of its own, as
+in TensorFlow.
 
 Numbers are drawn on the host with numpy from those seeds and uploaded when an
 op needs them, so one program gives the same numbers on every texflow backend.
 They are not TensorFlow's numbers: its Philox streams are not reproduced.
 """
 
-import random as _random
-
 import numpy as _np
 
 from . import dtypes as _dtypes
+from .engine import seeds as _seeds
 from .engine.ndarray import NDArray as _NDArray, from_numpy as _from_numpy
 from .engine.ndarray import normalize_shape as _normalize_shape, to_numpy as _to_numpy
+from .engine.seeds import drawn_each_call as _drawn_each_call, generator as _generator
 from .engine.trace import dry as _dry, fresh_each_call as _fresh_each_call
 
-_DEFAULT_GRAPH_SEED = 87654321
-_MAXINT32 = 2**31 - 1
-
-_state = {"global": None, "ops": _random.Random(), "streams": {}}
+_state = _seeds.state
 
 
 def set_seed(seed):
@@ -35,35 +33,7 @@ def set_seed(seed):
     >>> tf.random.set_seed(1); bool((a == tf.random.uniform([2], seed=1)).numpy().all())
     True
     """
-    _state["global"] = None if seed is None else int(seed)
-    _state["ops"] = _random.Random(seed)
-    _state["streams"] = {}
-
-
-def _get_seed(op_seed):
-    """The (global seed, op seed) pair an op uses, by TensorFlow's rules."""
-    global_seed = _state["global"]
-    if global_seed is not None:
-        if op_seed is None:
-            op_seed = _state["ops"].randint(0, _MAXINT32)
-        seeds = (global_seed, int(op_seed))
-    elif op_seed is not None:
-        seeds = (_DEFAULT_GRAPH_SEED, int(op_seed))
-    else:
-        return None, None
-    return (0, _MAXINT32) if seeds == (0, 0) else seeds
-
-
-def _generator(seed):
-    """numpy's generator for the next draw of an op with op seed `seed`."""
-    if _dry():  # get_concrete_function: the draw is discarded, no stream may advance
-        return _np.random.default_rng(0)
-    pair = _get_seed(seed)
-    if pair == (None, None):
-        return _np.random.default_rng()
-    count = _state["streams"].get(pair, 0)
-    _state["streams"][pair] = count + 1
-    return _np.random.default_rng([pair[0] & 0xFFFFFFFF, pair[1] & 0xFFFFFFFF, count])
+    _seeds.set_seed(seed)
 
 
 def _get_state():
@@ -71,7 +41,7 @@ def _get_state():
     the global Generator), for texflow.distribute's training state."""
     generator = _global_generator[0]
     return {"global": _state["global"], "ops": _jsonable(_state["ops"].getstate()),
-            "streams": [[a, b, n] for (a, b), n in _state["streams"].items()],
+            "streams": [[*key, n] for key, n in _state["streams"].items()],
             "generator": None if generator is None else
             [generator._seed, generator._rng.bit_generator.state]}
 
@@ -81,7 +51,9 @@ def _set_state(state):
     _state["global"] = state["global"]
     version, internal, gauss = state["ops"]
     _state["ops"].setstate((version, tuple(internal), gauss))
-    _state["streams"] = {(a, b): n for a, b, n in state["streams"]}
+    # (global seed, op seed, op name); before 2026-11-24 the name was not part of it
+    _state["streams"] = {tuple(k[:-1]) if len(k) == 4 else (*k[:-1], None): k[-1]
+                         for k in state["streams"]}
     if state.get("generator") is not None:
         seed, bits = state["generator"]
         generator = Generator(seed)
@@ -103,6 +75,10 @@ def _float_dtype(dtype, name):
 
 def _scalar(value):
     return value.numpy() if isinstance(value, _NDArray) else _np.asarray(value)
+
+
+def _size(shape):
+    return int(_np.prod(_normalize_shape(shape), dtype=_np.int64))
 
 
 def _normal(rng, shape, mean, stddev, truncated):
@@ -135,7 +111,7 @@ def _uniform(rng, shape, minval, maxval, dtype):
     return _from_numpy(values.astype(_np.float32))
 
 
-@_fresh_each_call  # a new draw at every tf.function call
+@_drawn_each_call  # a new draw at every tf.function call, a stream per traced op
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution (tf.random.normal).
 
@@ -143,17 +119,19 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=N
     TensorShape([2, 3])
     """
     dtype = _float_dtype(dtype, "normal")
-    return _from_numpy(_to_numpy(_normal(_generator(seed), shape, mean, stddev, False), dtype))
+    return _from_numpy(_to_numpy(_normal(_generator(seed, _size(shape)), shape, mean, stddev,
+                                         False), dtype))
 
 
-@_fresh_each_call  # a new draw at every tf.function call
+@_drawn_each_call  # a new draw at every tf.function call, a stream per traced op
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution redrawn beyond two standard deviations."""
     dtype = _float_dtype(dtype, "truncated_normal")
-    return _from_numpy(_to_numpy(_normal(_generator(seed), shape, mean, stddev, True), dtype))
+    return _from_numpy(_to_numpy(_normal(_generator(seed, _size(shape)), shape, mean, stddev,
+                                         True), dtype))
 
 
-@_fresh_each_call  # a new draw at every tf.function call
+@_drawn_each_call  # a new draw at every tf.function call, a stream per traced op
 def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name=None):
     """Samples of a uniform distribution on [minval, maxval) (tf.random.uniform): floats
     in [0, 1) by default; integer _dtypes need `maxval`.
@@ -161,21 +139,21 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
     >>> tf.random.uniform([3], 0, 10, dtype=tf.int32, seed=1).dtype
     tf.int32
     """
-    return _uniform(_generator(seed), shape, minval, maxval, dtype)
+    return _uniform(_generator(seed, _size(shape)), shape, minval, maxval, dtype)
 
 
-@_fresh_each_call  # a new draw at every tf.function call
+@_drawn_each_call  # a new draw at every tf.function call, a stream per traced op
 def shuffle(value, seed=None, name=None):
     """`value` with its first axis randomly permuted (a gather on the device)."""
     from .ops.movement import gather
     x = value if isinstance(value, _NDArray) else _from_numpy(_to_numpy(value))
     if not x.shape:
         return x
-    order = _generator(seed).permutation(x.shape[0]).astype(_np.int32)
+    order = _generator(seed, x.shape[0]).permutation(x.shape[0]).astype(_np.int32)
     return gather(x, _from_numpy(order))
 
 
-@_fresh_each_call  # a new draw at every tf.function call
+@_drawn_each_call  # a new draw at every tf.function call, a stream per traced op
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """Class indices drawn from the unnormalised log-probabilities of each row of
     `logits` [batch, classes]; the result is [batch, num_samples] (int64, stored as
@@ -183,7 +161,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     data = logits.numpy() if isinstance(logits, _NDArray) else _np.asarray(logits)
     if data.ndim != 2:
         raise ValueError(f"logits should be a matrix, received shape {list(data.shape)}")
-    rng = _generator(seed)
+    rng = _generator(seed, data.shape[0] * int(num_samples))
     z = data.astype(_np.float64)
     z = _np.exp(z - z.max(axis=1, keepdims=True))
     p = z / z.sum(axis=1, keepdims=True)

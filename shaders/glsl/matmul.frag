@@ -31,6 +31,9 @@ ${chunk}
 
 ${T4} fetchA(int t) { return ${T4}(texel0(t)); }
 ${T4} fetchB(int t) { return ${T4}(texel1(t)); }
+// by float index (the blocked path: texture() is cheaper than texelFetch on SwiftShader)
+${T4} fetchA(float t) { return ${T4}(texelf0(t)); }
+${T4} fetchB(float t) { return ${T4}(texelf1(t)); }
 ${T} dot4(${T4} a, ${T4} b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 
 ${body}

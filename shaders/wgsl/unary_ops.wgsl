@@ -64,8 +64,8 @@ fn expm1_f32(x: f32) -> f32 {
   return op_exp(x) - 1.0;
 }
 
-// tanh, branch-free as GLSL's (shaders/glsl/unary_ops.glsl; the same polynomial P below
-// 0.625, scripts/fit_tanh.py), with the builtin exp above (1 - 2 / (e^2|x| + 1), |x| capped
+// tanh, branch-free as GLSL's (shaders/glsl/unary_ops.glsl), with a polynomial S below
+// 0.625 (scripts/fit_tanh.py) and the builtin exp above (1 - 2 / (e^2|x| + 1), |x| capped
 // at 10 where tanh is 1 in float32). Within 2 ulp; tanh(-0) = -0.
 fn op_tanh(x: f32) -> f32 {
   let a = abs(x);

@@ -69,6 +69,23 @@ async def test_await_data_reads_without_blocking():
 
 
 @each_backend
+async def test_data_gives_arrays_of_the_callers_own():
+    # a download data() hands over uncopied must be nobody else's: writing it changes no
+    # later read, before or after a host copy is kept (bool is downloaded as int)
+    for x, expected, other in ((tf.mul(tf.array([1.0, 2.0, 3.0]), 2.0), [2.0, 4.0, 6.0], -7.0),
+                               (tf.greater(tf.array([1.0, -2.0, 3.0]), 0.0),
+                                [True, False, True], None)):
+        first, second = await x.data(), await x.data()
+        assert first.tolist() == second.tolist() == expected
+        first[:], second[:] = (other, other) if other is not None else (False, False)
+        assert (await x.data()).tolist() == expected
+        assert x.numpy().tolist() == expected  # keeps a host copy
+        kept = await x.data()
+        kept[:] = other if other is not None else False
+        assert (await x.data()).tolist() == x.numpy().tolist() == expected
+
+
+@each_backend
 def test_data_moves_between_backends():
     x = tf.exp(tf.array([0.0, 1.0]))
     cpu = tf.NDArrayMathCPU()

@@ -169,8 +169,11 @@ class GradientTape:
                     g = from_numpy(np.asarray(g, np.float32)) if g is not None else g
                 if g is None or tuple(g.shape) != t.shape:
                     got = "None" if g is None else f"shape {list(g.shape)}"
-                    raise ShapeError(f"output_gradients[{i}] has {got}, its target has "
-                                     f"shape {list(t.shape)}")
+                    # TensorFlow checks nothing: an op of the backward pass raises
+                    # InvalidArgumentError ("Incompatible shapes: [2] vs. [3]") or the
+                    # gradient comes out of another shape; texflow raises here, always
+                    raise ShapeError(f"Incompatible shapes: output_gradients[{i}] has {got}, "
+                                     f"its target has shape {list(t.shape)}")
                 seeds[i] = g
         flat = flatten(sources)
         grads = self._run_backward(lambda: _zeros_for(

@@ -132,6 +132,9 @@ class Backend:
     name = "base"
     language = None
     is_gpu = False
+    # True when `download` returns a new array that nothing else holds, which a reader
+    # may then take without copying it (False: it may be the storage itself, as numpy's)
+    fresh_downloads = False
 
     def __init__(self):
         self.kernels = kernels_for(self.language)
@@ -154,7 +157,8 @@ class Backend:
         raise NotImplementedError("need upload")
 
     def download(self, handle, size, dtype):
-        """A flat numpy copy of `size` elements of `dtype` from `handle`."""
+        """A flat numpy array of `size` elements of `dtype` from `handle`: a new one if
+        `fresh_downloads`, else possibly the storage itself (never to be written)."""
         raise NotImplementedError("need download")
 
     async def download_async(self, handle, size, dtype):

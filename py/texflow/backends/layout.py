@@ -119,6 +119,12 @@ def windows_tile(ksize, strides, pads):
     return tuple(strides) == tuple(ksize) and pads[0] == pads[2] == 0
 
 
+# max_pool3d by TensorFlow 2.21's CPU kernel (ops/pool3d.py): it computes this many float32
+# outputs at once (Eigen's AVX packet), and its gradient's tie tolerance |x - y| < TIE
+POOL3D_PACKET = 8
+POOL3D_TIE = 1e-5
+
+
 def row_parts(rows, per_row, part, most):
     """(rows per part, parts): `rows` rows of `per_row` items each cut into parts of
     whole rows, about `part` items a part and at most `most` parts (at least one); all

@@ -48,6 +48,7 @@ class WebGLBackend(Backend):
     name = "webgl"
     language = "glsl"
     is_gpu = True
+    fresh_downloads = True
     max_plans = 4096
 
     @classmethod

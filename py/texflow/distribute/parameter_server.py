@@ -158,10 +158,15 @@ class PerWorkerIterator(PerWorkerValues):
 
     def _next_for_dispatch(self):
         """The next element of the chief's copy of the dispatching worker's iterator
-        (what a trace drew and gave back first); recorded while a trace draws."""
+        (what a trace drew and gave back first); recorded while a trace draws; only
+        looked at in a dry trace (get_concrete_function changes no state: until
+        2026-11-24 it took an element the chief's trace had given back)."""
         from .ps_trace import DISPATCH
         worker = DISPATCH.worker
         held = getattr(self, "_held", {}).get(worker)
+        if trace.dry():  # get_concrete_function: the element stays the next one (a
+            # dataset's iterator keeps it itself in a dry trace)
+            return _tensors(held[0]) if held else next(self._values[worker])
         element = _tensors(held.pop(0)) if held else next(self._values[worker])
         if DISPATCH.taken is not None:
             DISPATCH.taken.append((self, worker, _numpy_structure(element)))

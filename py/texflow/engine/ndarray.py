@@ -1,16 +1,16 @@
 """NDArray: an n-dimensional array whose data may live on the host or a device.
 
-Storage follows deeplearn.js. Data made on the host (from a list or numpy)
-stays in host memory until a device op first needs it, then it is uploaded.
-Op results live on the device of the backend that computed them and stay
-there between chained ops; reading (`get_values`, `numpy`, `await data()`)
-downloads a copy and keeps it, so repeated reads cost nothing.
-
-Several NDArrays may share one Storage (a reshape is a new view, not a copy).
-The storage is freed when the last NDArray using it is disposed, either by
-`dispose()`, by the end of the scope that tracks it, or when Python drops the
-last reference to it.
+Storage follows deeplearn.js. Data made on the host (from a list or numpy) stays in
+host memory until a device op first needs it, then it is uploaded. Op results live on
+the device of the backend that computed them and stay there between chained ops;
+reading (`get_values`, `numpy`) downloads a copy and keeps it, so repeated reads cost
+nothing (`await data()` keeps none: see Storage). Several NDArrays may share one
+Storage (a reshape is a new view, not a copy). The storage is freed when the last
+NDArray using it is disposed, either by `dispose()`, by the end of the scope that
+tracks it, or when Python drops the last reference to it.
 """
+
+import math
 
 import numpy as np
 
@@ -55,11 +55,16 @@ class Storage:
             memory.transferred("num_downloads")
         return self.values
 
-    async def host_values_async(self):
+    async def new_values_async(self):
+        """A new flat array of the data: a fresh download, uncopied and not kept, or a copy."""
+        backend = self.backend
         if self.values is None:
-            self.values = await self.backend.download_async(self.handle, self.size, self.dtype)
+            values = await backend.download_async(self.handle, self.size, self.dtype)
             memory.transferred("num_downloads")
-        return self.values
+            if backend.fresh_downloads:
+                return values
+            self.values = values
+        return self.values.copy()
 
     def move_to(self, backend):
         """Makes `backend` own this data (uploading, downloading as needed)."""
@@ -163,8 +168,7 @@ class NDArray:
         """A flat numpy copy of the data; awaits the device without blocking."""
         if _read_guard[0] is not None:
             _read_guard[0](self, "data()")
-        values = await self._live().host_values_async()
-        return values.copy()
+        return await self._live().new_values_async()
 
     def numpy(self):
         """A numpy copy of the data with this array's shape; a 0-d array's value as a
@@ -267,7 +271,6 @@ class NDArray:
         return Reference(self)
 
     experimental_ref = ref
-
 
     def _value_text(self, is_repr):
         """TensorFlow's rendering of the values: numpy's str or repr (a scalar as its
@@ -415,10 +418,7 @@ def view_class(rank):
 # -- conversion helpers --------------------------------------------------------
 
 def shape_size(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+    return math.prod(shape)
 
 
 def normalize_shape(shape):

@@ -94,6 +94,10 @@ class Tracer:
         self.storage_slots = {}
         self._paused = 0
         self.dry = False       # a get_concrete_function trace (see `dry()`)
+        # slots whose values are the same at every call: captured arrays (not Variables)
+        # and Python scalars, and what ops compute from them alone (`known_value`)
+        self.constant = set()
+        self.random_ops = 0    # random ops traced so far (engine/seeds.py)
 
     # -- slots ---------------------------------------------------------------------------
 
@@ -123,6 +127,7 @@ class Tracer:
         if type(x) in _SCALARS:
             slot = self._new_slot(x)
             self.captures.append((slot, x))
+            self.constant.add(slot)
             return slot
         slot = self.slots.get(id(x))
         if slot is not None:
@@ -136,6 +141,8 @@ class Tracer:
                 return source
             slot = self._new_slot(x)
             self.steps.append(("view", source, tuple(x.shape), slot))
+            if source in self.constant:
+                self.constant.add(slot)
             return slot
         slot = self._new_slot(x)
         self.captured.add(id(x))
@@ -146,6 +153,7 @@ class Tracer:
             snapshot = x._view(x.shape)           # shares the data; outlives `x`
             snapshot._kept = True
             self.captures.append((slot, snapshot))
+            self.constant.add(slot)
         return slot
 
     def is_traced(self, x):
@@ -164,6 +172,8 @@ class Tracer:
                 result._storage is inputs[0]._storage:
             view = tuple(result.shape)            # run_view: shares its input's storage
         out_slots = tuple(self._new_slot(y) for y in outs)
+        if all(k in self.constant for k in ins):  # computed from constants alone
+            self.constant.update(out_slots)
         self.steps.append(("op", op, ins, dict(attrs) if attrs else {}, out_slots, view))
 
     def record_assign(self, variable, value):
@@ -257,6 +267,31 @@ def _guard(x, what):
     tracer = active()
     if tracer is not None:
         tracer.check_read(x, what)
+
+
+def known_value(x):
+    """The host value of NDArray `x` when it is the same at every call of the function
+    being traced: an array made outside the recorder (`tf.constant`, `tf.shape` of a
+    traced value, whose shape a trace fixes) or computed by ops from such arrays and
+    Python numbers alone. None for a value that depends on the function's arguments,
+    Variables or host code (random draws), and when nothing is traced. Ops whose result's
+    shape depends on values (`tf.range`) fold such a value into the trace, as
+    TensorFlow's constant folding gives them a static shape."""
+    tracer = active()
+    if tracer is None or not isinstance(x, NDArray) or \
+            getattr(x, "_traced_as_state", False):
+        return None
+    slot = tracer.slots.get(id(x))
+    if slot is None:  # a view of a value of the trace?
+        slot = tracer.storage_slots.get(id(x._storage), (None,))[0]
+    if slot is not None and slot not in tracer.constant:
+        return None
+    # an array the recorder has not seen yet is captured as a constant when used
+    tracer._paused += 1
+    try:
+        return x.numpy()
+    finally:
+        tracer._paused -= 1
 
 
 def record_assign(variable, value):

@@ -218,7 +218,7 @@ def _pool(op, x, ksize, strides, padding):
     return run_op(op, (x,), {"ksize": ksize, "strides": strides, "pads": pads})
 
 
-@export("tf", "nn", "dl", "nn.max_pool2d")
+@export("tf", "dl", "nn.max_pool2d")  # tf.nn.max_pool: ops/pool3d.py, by rank
 def max_pool(input, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Max pooling of NHWC `x` (tf.nn.max_pool2d); padded positions are ignored.
 
@@ -229,7 +229,7 @@ def max_pool(input, ksize, strides=None, padding="VALID", data_format=None, name
     return _pool(_max_pool, input, ksize, strides, padding)
 
 
-@export("tf", "nn", "dl", "nn.avg_pool2d")
+@export("tf", "dl", "nn.avg_pool2d")  # tf.nn.avg_pool: ops/pool3d.py, by rank
 def avg_pool(input, ksize, strides=None, padding="VALID", data_format=None, name=None):
     """Average pooling of NHWC `x` (tf.nn.avg_pool2d); with 'SAME' padding each
     window averages only the positions inside the image, as TensorFlow does.

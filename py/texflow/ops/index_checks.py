@@ -45,12 +45,20 @@ def all_within(values, limit):
 
 def values_for_shape(x, op):
     """NDArray `x`'s values, read on the host because `op`'s result shape depends on
-    them; inside tf.function that raises OperatorNotAllowedInGraphError naming `op`, as
-    a trace has static shapes (TensorFlow's graphs have dynamic ones)."""
+    them. Inside tf.function a value the same at every call (engine/trace.py
+    `known_value`: made from constants, static shapes and Python numbers) is folded
+    into the trace; any other raises OperatorNotAllowedInGraphError naming `op`, as a
+    trace has static shapes (TensorFlow's graphs have dynamic ones)."""
     guard = ndarray._read_guard[0]
     if guard is not None:
+        known = trace.known_value(x)  # the same at every call: folded into the trace
+        if known is not None:
+            return known
         guard(x, f"{op}, whose result's shape depends on the values: a texflow trace has "
-                 "static shapes")
+                 "static shapes, where TensorFlow's graph would give this result an unknown "
+                 "length. Values computed only from constants, static shapes (x.shape, "
+                 "tf.shape(x)) and Python numbers are folded at trace time; or pass a "
+                 "Python number (each new value traces again)")
     return x.numpy()
 
 

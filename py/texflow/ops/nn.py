@@ -7,10 +7,12 @@ import numpy as np
 
 from .. import dtypes
 from ..dtypes import float32, int32
+from ..engine import seeds
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_view
-from ..engine.trace import dry, fresh_each_call, traced
+from ..engine.seeds import drawn_each_call
+from ..engine.trace import dry, traced
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
 from . import elementwise as ew
 from . import reduce as rd
@@ -323,16 +325,13 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     return ew.add(out, offset) if offset is not None else out
 
 
-_dropout_calls = {}
-
-
 @export("tf", "nn", "dl")
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes elements with probability `rate` and scales the rest by 1 / (1 - rate).
 
-    With a `seed`, the masks follow a fixed sequence (call k of a seed always gives
-    the same mask), the same on every backend: they are drawn with numpy's seeded
-    generator and uploaded.
+    The mask is seeded as `tf.random`'s ops are (engine/seeds.py: the global seed and
+    `seed`, one stream per pair eagerly, one per traced op inside tf.function), the
+    same on every backend: it is drawn with numpy's seeded generator and uploaded.
     """
     x = _float(x, "dropout")
     rate = float(rate)
@@ -344,16 +343,11 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     return ew.mul(x, _dropout_mask(shape, rate, seed))
 
 
-@fresh_each_call  # a new mask at every tf.function call
+@drawn_each_call  # a new mask at every tf.function call, a stream per traced op
 def _dropout_mask(shape, rate, seed):
-    if dry():  # get_concrete_function: the mask is discarded, no seed's count advances
+    if dry():  # get_concrete_function: the mask is discarded, no stream advances
         return from_numpy(np.ones(shape, np.float32))
-    if seed is None:
-        rng = np.random.default_rng()
-    else:
-        call = _dropout_calls.get(seed, 0)
-        _dropout_calls[seed] = call + 1
-        rng = np.random.default_rng([int(seed), call])
+    rng = seeds.generator(seed, int(np.prod(shape, dtype=np.int64)))
     return from_numpy((rng.random(shape) >= rate).astype(np.float32) / (1.0 - rate))
 
 

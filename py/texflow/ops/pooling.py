@@ -140,15 +140,30 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
         ksize: the box: an int, 3 ints or [1, kd, kh, kw, 1].
         strides: the steps, as ksize (None steps by 1, as TensorFlow).
         padding: 'SAME' or 'VALID'.
-        data_format: 'NDHWC' (the only layout texflow's kernels take).
+        data_format: 'NDHWC' (TensorFlow's CPU kernel takes no other).
 
     >>> tf.nn.avg_pool3d(tf.ones([1, 4, 4, 4, 2]), 2, 2, "VALID").shape
     TensorShape([1, 2, 2, 2, 2])
     """
-    op = "avg_pool3d"
+    x, (kd, kh, kw), (sd, sh, sw) = pool3d_args("avg_pool3d", input, ksize, strides,
+                                                padding, data_format)
+    n, d, h, w, c = x.shape
+    planes = avg_pool(reshape(x, (n * d, h, w, c)), (kh, kw), (sh, sw), padding)
+    oh, ow = planes.shape[1:3]
+    y = avg_pool(reshape(planes, (n, d, oh * ow, c)), (kd, 1), (sd, 1), padding)
+    return reshape(y, (n, y.shape[1], oh, ow, c))
+
+
+def pool3d_args(op, input, ksize, strides, padding, data_format):  # noqa: A002
+    """TensorFlow's checks of 3-D pooling's arguments (Pooling3DOp's, shared by
+    max_pool3d and avg_pool3d): the NDHWC input as an array, the box and the steps."""
     if data_format not in (None, "NDHWC"):
-        raise InvalidArgumentError(f"{op}: texflow pools data_format='NDHWC' only (channels "
-                                   f"last), received {data_format!r}; transpose the input")
+        if data_format == "NCDHW":  # TensorFlow's CPU kernels have only NDHWC
+            raise InvalidArgumentError(f"{op}: Default Pooling3DOp only supports NDHWC on "
+                                       "device type CPU (texflow's kernels too); transpose "
+                                       "the input to NDHWC")
+        raise ValueError(f"{op}: data_format must be 'NDHWC' or 'NCDHW', received "
+                         f"{data_format!r}")
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
     if padding not in ("SAME", "VALID"):
@@ -156,19 +171,16 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
                                    "the list of allowed values: \"SAME\", \"VALID\"")
     x = _as_array(input)
     if len(x.shape) != 5:
-        raise InvalidArgumentError(f"{op}: input must be [batch, depth, height, width, "
-                                   f"channels] of rank 5, received shape {list(x.shape)}")
-    kd, kh, kw = _window(op, "ksize", ksize, None, 3)
-    sd, sh, sw = _window(op, "strides", strides, 1, 3)
-    if min(kd, kh, kw) < 1:
+        raise InvalidArgumentError(f"{op}: input must be 5-dimensional [batch, depth, "
+                                   f"height, width, channels], received shape "
+                                   f"{list(x.shape)}")
+    ksize = _window(op, "ksize", ksize, None, 3)
+    strides = _window(op, "strides", strides, 1, 3)  # TensorFlow's None strides are 1
+    if min(ksize) < 1:
         raise InvalidArgumentError(f"{op}: Sliding window ksize field must have non-negative "
-                                   f"dimensions, received {[kd, kh, kw]}")
-    if min(sd, sh, sw) < 1:
-        raise InvalidArgumentError(f"{op}: Stride must be > 0, but got {min(sd, sh, sw)}")
-    n, d, h, w, c = x.shape
+                                   f"dimensions, received {list(ksize)}")
+    if min(strides) < 1:
+        raise InvalidArgumentError(f"{op}: Stride must be > 0, but got {min(strides)}")
     if padding == "VALID":
-        _check_output(op, (d, h, w), (kd, kh, kw), (sd, sh, sw), ((0, 0),) * 3)
-    planes = avg_pool(reshape(x, (n * d, h, w, c)), (kh, kw), (sh, sw), padding)
-    oh, ow = planes.shape[1:3]
-    y = avg_pool(reshape(planes, (n, d, oh * ow, c)), (kd, 1), (sd, 1), padding)
-    return reshape(y, (n, y.shape[1], oh, ow, c))
+        _check_output(op, x.shape[1:4], ksize, strides, ((0, 0),) * 3)
+    return x, ksize, strides

@@ -7,7 +7,10 @@ Paths, by shape (K the inner dimension):
   16 R multiply-adds. Measured on SwiftShader this more than halves the time
   of the one-texel path, fetches being the cost, even for an output of a few
   thousand elements when K is long; a second pass interleaves the R targets
-  into C's flat layout.
+  into C's flat layout. Its loop fetches by float texel index through texture()
+  (`texelf`, sampler.glsl), which SwiftShader runs in about two thirds of a
+  texelFetch's time (nearest filtering, one level: the same texel, exactly), so
+  its operands and C stay below 2^24 texels (else the rows path).
 - rows (K, N multiples of 4, little work): the fragment's own texel C[i, j..j+3]
   from one texel of A's row and four of B per four k (16 multiply-adds, 5
   fetches).
@@ -57,6 +60,8 @@ IN_PLACE_MAX_N = 256
 # and each fragment keeps at least SPLIT_MIN_FETCHES texel fetches per chunk.
 SPLIT_FRAGMENTS = 256
 SPLIT_MIN_FETCHES = 2048
+# The blocked path indexes texels by float (texelf, sampler.glsl): exact below 2^24.
+FLOAT_INDEX_LIMIT = 4 << 24
 
 # The chunk of a split program's fragment: its batch and range of k.
 _CHUNK = """  int bi = q / uChunks;
@@ -107,7 +112,10 @@ def _matmul(b, x, y, transpose_a, transpose_b, epilogue, out=None):
     fast = k % 4 == 0 and n % 4 == 0
     dot = k % 4 == 0 and not fast
     rows = b.backend.max_draw_buffers
-    blocked = fast and m >= rows and m * n * k >= BLOCK_MIN_MACS
+    # (its texel indices are floats: exact below 2^24 texels; its partial products are
+    # no larger than C, or a few thousand elements when K is split)
+    blocked = (fast and m >= rows and m * n * k >= BLOCK_MIN_MACS
+               and max(x.size, y.size, out.size) < FLOAT_INDEX_LIMIT)
     # With B along rows, each k adds one A value per row times a B texel; against B^T
     # the dot products would need A's four k of a row in one vector.
     in_place = (blocked and transpose_a and not transpose_b and m % 4 == 0
@@ -221,14 +229,16 @@ def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilo
     def source():
         a_setup, fetch_a, lanes = (_transposed_a if transpose_a else _rows_a)(rows, t4)
         if transpose_b:
-            b_setup = "  int kb = uK >> 2;\n  int tb = (off.y + j * uK + kr.x) >> 2;"
-            fetch_b = [f"    {t4} b{c} = fetchB(tb + {c} * kb + k);" for c in range(4)]
+            b_setup = ("  float kb = float(uK >> 2);\n"
+                       "  float tb = float((off.y + j * uK + kr.x) >> 2);")
+            fetch_b = [f"    {t4} b{c} = fetchB(tb + {c}.0 * kb + fk);" for c in range(4)]
             acc = [f"    c{r} += {t4}(dot4(a{r}, b0), dot4(a{r}, b1), dot4(a{r}, b2), "
                    f"dot4(a{r}, b3));" for r in range(rows)]
         else:
-            b_setup = "  int nb = uN >> 2;\n  int tb = (off.y + kr.x * uN + j) >> 2;"
-            fetch_b = [f"    {t4} b{c} = fetchB(tb + {c} * nb);" for c in range(4)]
-            fetch_b.append("    tb += 4 * nb;")
+            b_setup = ("  float nb = float(uN >> 2);\n"
+                       "  float tb = float((off.y + kr.x * uN + j) >> 2);")
+            fetch_b = [f"    {t4} b{c} = fetchB(tb + {c}.0 * nb);" for c in range(4)]
+            fetch_b.append("    tb += 4.0 * nb;")
             acc = [f"    c{r} += " + " + ".join(f"{a} * b{q}" for q, a in enumerate(lane)) + ";"
                    for r, lane in enumerate(lanes)]
         body = fill("matmul_block.glsl", R=rows, a_setup=a_setup, b_setup=b_setup,
@@ -262,9 +272,9 @@ def _rows_a(rows, t4):
     """GLSL fetching the A texels (four k of one row each) of a block's `rows` rows:
     setup, loop body, and per row the four k's values (lanes)."""
     # rows past M (a last partial block) read row M - 1: valid memory, results unused
-    setup = [f"  int ta{r} = (off.x + min(i0 + {r}, uM - 1) * uK + kr.x) >> 2;"
+    setup = [f"  float ta{r} = float((off.x + min(i0 + {r}, uM - 1) * uK + kr.x) >> 2);"
              for r in range(rows)]
-    fetch = [f"    {t4} a{r} = fetchA(ta{r} + k);" for r in range(rows)]
+    fetch = [f"    {t4} a{r} = fetchA(ta{r} + fk);" for r in range(rows)]
     lanes = [[f"a{r}.{c}" for c in "xyzw"] for r in range(rows)]
     return "\n".join(setup), "\n".join(fetch), lanes
 
@@ -274,10 +284,10 @@ def _transposed_a(rows, t4):
     per k, the texels holding rows i0.. of A^T's row k."""
     groups = range(rows // 4)
     # a texel past M (a last partial block) reads rows M - 4..: valid memory, unused
-    setup = ["  int mt = uM >> 2;"]
-    setup += [f"  int ta{g} = (off.x + kr.x * uM + min(i0 + {4 * g}, uM - 4)) >> 2;"
+    setup = ["  float mt = float(uM >> 2);"]
+    setup += [f"  float ta{g} = float((off.x + kr.x * uM + min(i0 + {4 * g}, uM - 4)) >> 2);"
               for g in groups]
-    fetch = [f"    {t4} a{q}{g} = fetchA(ta{g} + {q} * mt);" for q in range(4) for g in groups]
-    fetch += [f"    ta{g} += 4 * mt;" for g in groups]
+    fetch = [f"    {t4} a{q}{g} = fetchA(ta{g} + {q}.0 * mt);" for q in range(4) for g in groups]
+    fetch += [f"    ta{g} += 4.0 * mt;" for g in groups]
     lanes = [[f"a{q}{r // 4}.{'xyzw'[r % 4]}" for q in range(4)] for r in range(rows)]
     return "\n".join(setup), "\n".join(fetch), lanes

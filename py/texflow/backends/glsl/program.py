@@ -285,8 +285,10 @@ class PlanBuilder:
         w = out_key[0]
         values = [["uOutShift", "i", [w.bit_length() - 1]], ["uOutSize", "i", [out.size]]]
         for i, arg in enumerate(inputs):
-            in_w = layout(arg.size, arg.dtype != dtypes.float32)[0]
+            in_w, in_h, _ = layout(arg.size, arg.dtype != dtypes.float32)
             values.append([f"uShift{i}", "i", [in_w.bit_length() - 1]])
+            # texelf's (JS skips uniforms a program does not use)
+            values.append([f"uGeo{i}", "f", [1.0 / in_w, 1.0 / in_h, float(in_w)]])
         for name, value in (uniforms or {}).items():
             value = list(value) if isinstance(value, (list, tuple)) else [value]
             kind = "f" if any(isinstance(v, float) for v in value) else "i"

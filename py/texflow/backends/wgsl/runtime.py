@@ -56,6 +56,7 @@ class WGSLBackend(Backend):
 
     language = "wgsl"
     is_gpu = True
+    fresh_downloads = True
     POOL_BYTES = 256 << 20   # freed buffers kept for reuse, at most this many bytes ...
     POOL_COUNT = 2048        # ... and this many buffers; the least recently freed go first
     RECIPE_LIMIT = 8192      # cached op signatures; the cache is emptied past this

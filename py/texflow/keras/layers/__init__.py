@@ -6,9 +6,9 @@ from .conv import Conv1D, Conv2D
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .normalization import BatchNormalization, LayerNormalization
-from .pooling import (AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D,
-                      GlobalAveragePooling2D, GlobalMaxPooling1D, GlobalMaxPooling2D,
-                      MaxPooling1D, MaxPooling2D)
+from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
+                      GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
+                      GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D, MaxPooling3D)
 from .preprocessing import Rescaling
 from .regularization import Dropout
 from .reshaping import Flatten, Permute, RepeatVector, Reshape, ZeroPadding2D
@@ -20,6 +20,8 @@ MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 MaxPool1D = MaxPooling1D
 AvgPool1D = AveragePooling1D
+MaxPool3D = MaxPooling3D
+AvgPool3D = AveragePooling3D
 GlobalAvgPool2D = GlobalAveragePooling2D
 GlobalMaxPool2D = GlobalMaxPooling2D
 GlobalAvgPool1D = GlobalAveragePooling1D

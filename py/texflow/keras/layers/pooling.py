@@ -1,8 +1,10 @@
-"""Pooling layers: MaxPooling2D, AveragePooling2D, their 1-D forms, global pooling."""
+"""Pooling layers: MaxPooling2D, AveragePooling2D, their 1-D and 3-D forms, global pooling."""
 
 from ...ops import reduce as rd
 from ...ops.conv import avg_pool, max_pool
 from ...ops.movement import expand_dims, squeeze
+from ...ops.pool3d import max_pool3d
+from ...ops.pooling import avg_pool3d
 from ..serialization import serializable
 from .base import InputSpec, Layer, float_input
 from .conv import conv_output_length, normalize_data_format, normalize_padding, normalize_tuple
@@ -98,6 +100,35 @@ class AveragePooling1D(_Pooling):
 
     rank = 1
     _op = staticmethod(avg_pool)
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
+                 **kwargs):
+        super().__init__(pool_size, strides, padding, data_format, name, **kwargs)
+
+
+@serializable(_MODULE)
+class MaxPooling3D(_Pooling):
+    """The maximum of each `pool_size` box of (batch, depth, height, width, channels)
+    inputs, by tf.nn.max_pool3d's rules.
+
+    >>> tf.keras.layers.MaxPooling3D()(np.zeros((1, 4, 6, 6, 2), np.float32)).shape
+    TensorShape([1, 2, 3, 3, 2])
+    """
+
+    rank = 3
+    _op = staticmethod(max_pool3d)
+
+
+@serializable(_MODULE)
+class AveragePooling3D(_Pooling):
+    """The mean of each `pool_size` box; with 'same' padding only in-volume values count.
+
+    >>> tf.keras.layers.AveragePooling3D(2)(np.ones((1, 4, 4, 4, 1), np.float32)).shape
+    TensorShape([1, 2, 2, 2, 1])
+    """
+
+    rank = 3
+    _op = staticmethod(avg_pool3d)
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):

@@ -1,0 +1,27 @@
+"""GLSL kernels of max_pool3d and its gradient (shaders/glsl/pool3d.frag,
+pool3d_grad.frag), by TensorFlow 2.21's rules (ops/pool3d.py): one output element per
+lane, a loop over its box (the gradient: over the boxes covering the position)."""
+
+from ..base import kernel
+from .program import fill, head
+
+
+def _geometry(x_shape, out_dhw, ksize, strides, pads):
+    return {"uImage": list(x_shape), "uGrid": list(out_dhw), "uWin": list(ksize),
+            "uStride": list(strides), "uPad": [pads[0], pads[2], pads[4]]}
+
+
+@kernel("max_pool3d", "glsl")
+def max_pool3d(b, x, ksize, strides, pads):
+    def source():
+        return fill("pool3d.frag", head=head(["float"], "float"))
+    b.launch(("pool3d",), source, b.out, [x],
+             _geometry(x.shape, b.out_shape[1:4], ksize, strides, pads))
+
+
+@kernel("max_pool3d_grad", "glsl")
+def max_pool3d_grad(b, x, y, dy, ksize, strides, pads):
+    def source():
+        return fill("pool3d_grad.frag", head=head(["float"] * 3, "float"))
+    b.launch(("pool3d_grad",), source, b.out, [x, y, dy],
+             _geometry(x.shape, y.shape[1:4], ksize, strides, pads))

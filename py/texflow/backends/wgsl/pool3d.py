@@ -1,0 +1,36 @@
+"""WGSL kernels of max_pool3d and its gradient (shaders/wgsl/pool3d.wgsl,
+pool3d_grad.wgsl), by TensorFlow 2.21's rules (ops/pool3d.py): one output element per
+invocation, a loop over its box (the gradient: over the boxes covering the position)."""
+
+from ..base import kernel
+from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header, render,
+                      size_of)
+
+_programs = {}
+
+
+def _program(name, n_in):
+    if name not in _programs:
+        _programs[name] = Program((name,), n_in, 1, lambda: header(["f32"] * n_in, ["f32"]) + (
+            render(f"{name}.wgsl", builtins=GLOBAL_INDEX, index=global_index())))
+    return _programs[name]
+
+
+def _meta(total, x_shape, out_dhw, ksize, strides, pads):
+    return [total, *x_shape, *out_dhw, *ksize, *strides, pads[0], pads[2], pads[4]]
+
+
+@kernel("max_pool3d", "wgsl")
+def max_pool3d(k, x, ksize, strides, pads):
+    total = size_of(k.out_shape)
+    k.add(Step(_program("pool3d", 1), _meta(total, x.shape, k.out_shape[1:4], ksize, strides,
+                                              pads), grid_for(total), (0, k.out)))
+    return k.recipe()
+
+
+@kernel("max_pool3d_grad", "wgsl")
+def max_pool3d_grad(k, x, y, dy, ksize, strides, pads):
+    total = size_of(x.shape)
+    k.add(Step(_program("pool3d_grad", 3), _meta(total, x.shape, y.shape[1:4], ksize, strides,
+                                                   pads), grid_for(total), (0, 1, 2, k.out)))
+    return k.recipe()

@@ -1,0 +1,115 @@
+"""3-D max pooling (tf.nn.max_pool3d) over NDHWC volumes, with TensorFlow 2.21's rules,
+and the rank dispatch of tf.nn.max_pool / tf.nn.avg_pool (rank 3, 4 or 5).
+
+TensorFlow's CPU MaxPool3D is not its 2-D kernel in three dimensions (checked against
+TensorFlow 2.21, tests/tfdiff/snippets_fidelity_gaps.py):
+
+- The forward pass folds each box's taps in (depth, row, column) order from -inf, a
+  tap in SAME padding counting as float32's lowest (-3.4028235e38). Eigen evaluates
+  eight outputs at once (x86 AVX packets of 8 floats) where eight consecutive output
+  elements, counted from a multiple of 8, are channels of one position and all exist;
+  those take a tap only when it is greater, so NaN is never their maximum. Every other
+  output (fewer than 8 channels, a group across positions, the last partial group) takes
+  each tap unless it is less than the value so far: a NaN tap is taken and the next tap
+  replaces it, so the box's result is NaN only when its last NaN has no tap after it.
+  A box of -inf alone gives -inf (2-D max_pool gives the lowest).
+- The gradient (MaxPool3DGrad) sends each output's dy to every tap of its box inside
+  the volume whose value is within 1e-5 of the pooled value (|x - y| < 1e-5 in float32:
+  every tie gets it, inf and NaN never do), summed per position with the boxes in
+  TensorFlow's order (output columns, then rows, then planes).
+
+Kernels: backends/numpy/pool3d.py, backends/glsl/pool3d.py, backends/wgsl/pool3d.py (the
+packet width and the tie tolerance: backends/layout.py). An ARM build of TensorFlow
+would use packets of 4.
+"""
+
+from ..dtypes import float32
+from ..engine.registry import def_op, export
+from ..engine.run import run_op
+from ..errors import InvalidArgumentError
+from .conv import _as_array, avg_pool, max_pool
+from .pooling import avg_pool1d, avg_pool3d, max_pool1d, pool3d_args
+
+
+def _out_dhw(shape, attrs):
+    out = []
+    for i, (n, k, s) in enumerate(zip(shape[1:4], attrs["ksize"], attrs["strides"])):
+        span = n + attrs["pads"][2 * i] + attrs["pads"][2 * i + 1] - k
+        out.append(span // s + 1 if span >= 0 else 0)
+    return tuple(out)
+
+
+def _infer(inputs, attrs):
+    x = inputs[0]
+    return (x.shape[0], *_out_dhw(x.shape, attrs), x.shape[4]), float32
+
+
+_max_pool3d_grad = def_op("max_pool3d_grad", lambda inputs, attrs: (inputs[0].shape, float32))
+_max_pool3d = def_op("max_pool3d", _infer, grad=lambda dy, inputs, y, attrs: (
+    run_op(_max_pool3d_grad, (inputs[0], y, dy), attrs),))
+
+
+def _same_pads(n, k, s):
+    total = max((-(-n // s) - 1) * s + k - n, 0)
+    return total // 2, total - total // 2
+
+
+@export("nn")
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """Max pooling of `input` [batch, depth, height, width, channels] over boxes of
+    `ksize` (TensorFlow's tf.nn.max_pool3d, with its NaN, -inf and tie rules: see the
+    module's docstring).
+
+    Args:
+        input: a float32 tensor [batch, depth, height, width, channels].
+        ksize: the box: an int, 3 ints or [1, kd, kh, kw, 1].
+        strides: the steps, as ksize (None steps by 1).
+        padding: 'SAME' or 'VALID'.
+        data_format: 'NDHWC' (TensorFlow's CPU kernel takes no other).
+
+    >>> tf.nn.max_pool3d(tf.ones([1, 4, 4, 4, 2]), 2, 2, "VALID").shape
+    TensorShape([1, 2, 2, 2, 2])
+    """
+    x, ksize, strides = pool3d_args("max_pool3d", input, ksize, strides, padding,
+                                    data_format)
+    if x.dtype != float32:
+        raise InvalidArgumentError(f"Value for attr 'T' of {x.dtype} is not in the list of "
+                                   "allowed values: half, bfloat16, float (texflow: float)")
+    pads = (0,) * 6 if padding == "VALID" else sum(
+        (_same_pads(n, k, s) for n, k, s in zip(x.shape[1:4], ksize, strides)), ())
+    return run_op(_max_pool3d, (x,), {"ksize": ksize, "strides": strides, "pads": pads})
+
+
+def _by_rank(pools, input, ksize, strides, padding, data_format):  # noqa: A002
+    x = _as_array(input)
+    rank = len(x.shape)
+    if rank not in pools:
+        raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: "
+                         f"input.shape={list(x.shape)} of rank {rank}")
+    layout = [data_format] if data_format or rank == 4 else []  # None: each one's default
+    return pools[rank](x, ksize, strides, padding, *layout)
+
+
+@export("nn.max_pool")
+def max_pool_nd(input, ksize, strides=None, padding="VALID", data_format=None,  # noqa: A002
+                name=None):
+    """Max pooling of an NWC, NHWC or NDHWC `input` by its rank (tf.nn.max_pool):
+    `max_pool1d`, the 2-D `max_pool` or `max_pool3d`.
+
+    >>> tf.nn.max_pool(tf.ones([1, 2, 2, 2, 1]), 2, 2, "VALID").shape
+    TensorShape([1, 1, 1, 1, 1])
+    """
+    return _by_rank({3: max_pool1d, 4: max_pool, 5: max_pool3d}, input, ksize, strides,
+                    padding, data_format)
+
+
+@export("nn.avg_pool")
+def avg_pool_nd(input, ksize, strides=None, padding="VALID", data_format=None,  # noqa: A002
+                name=None):
+    """Average pooling of an NWC, NHWC or NDHWC `input` by its rank (tf.nn.avg_pool).
+
+    >>> tf.nn.avg_pool(tf.ones([1, 2, 2, 2, 1]), 2, 2, "VALID").shape
+    TensorShape([1, 1, 1, 1, 1])
+    """
+    return _by_rank({3: avg_pool1d, 4: avg_pool, 5: avg_pool3d}, input, ksize, strides,
+                    padding, data_format)
