@@ -139,7 +139,9 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
     >>> tf.random.uniform([3], 0, 10, dtype=tf.int32, seed=1).dtype
     tf.int32
     """
-    return _uniform(_generator(seed, _size(shape)), shape, minval, maxval, dtype)
+    integer = _dtypes.as_dtype(dtype).is_integer  # TensorFlow's RandomUniformInt kernel
+    rng = _generator(seed, _size(shape), "uniform_int" if integer else None)
+    return _uniform(rng, shape, minval, maxval, dtype)
 
 
 @_drawn_each_call  # a new draw at every tf.function call, a stream per traced op

@@ -85,6 +85,25 @@ SNIPPETS = {
     "max_pool3d/c20_strided": _VOL + "pool(vol((2, 4, 5, 3, 20), 3, 8), [2, 3, 1], [2, 2, 1], "
                                      "'SAME')",
     "max_pool3d/no_nan": _VOL + "pool(vol((2, 6, 5, 4, 3)), [3, 2, 2], [2, 2, 1], 'SAME')",
+    # -- second and third order (MaxPool3DGradGrad: the first tap equal to the maximum) --
+    "max_pool3d/higher_order": _VOL + """
+x = vol((1, 3, 4, 3, 2), 5)
+x = tf.concat([x, tf.ones([1, 3, 4, 3, 1]) * 2.0], axis=4)  # ties in the third channel
+with tf.GradientTape() as t3:
+    t3.watch(x)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.nn.max_pool3d(x, 2, [1, 2, 1], 'SAME')
+            w = tf.reshape(tf.range(1.0, 1.0 + float(tf.size(y))), tf.shape(y)) / 64
+            loss = tf.reduce_sum(y * y * w)
+        g = t1.gradient(loss, x)
+        second = tf.reduce_sum(g * g)
+    gg = t2.gradient(second, x)
+    third = tf.reduce_sum(gg * tf.reshape(tf.range(1.0, 1.0 + float(tf.size(gg))), tf.shape(gg)))
+(g, gg, t3.gradient(third, x))
+""",
     # -- arguments -------------------------------------------------------------------------
     "max_pool3d/ksize_forms": _VOL + "x = vol((1, 4, 4, 4, 2))\n"
                                      "(tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "
@@ -169,6 +188,23 @@ SNIPPETS = {
                                         "c = f.get_concrete_function(tf.TensorSpec([64]))\n"
                                         "pattern([f(X64), c(X64), f(X64), "
                                         "tf.random.uniform([64], seed=5)])",
+    "seeds/eager_kernels": _SEEDS + "tf.random.set_seed(7)\n"
+                                    "u1, n, u2 = (tf.random.uniform([64], seed=5), "
+                                    "tf.random.normal([64], seed=5), "
+                                    "tf.random.uniform([64], seed=5))\n"
+                                    "d1, u3, d2 = (tf.nn.dropout(X64, 0.5, seed=6), "
+                                    "tf.random.uniform([64], seed=6), "
+                                    "tf.nn.dropout(X64, 0.5, seed=6))\n"
+                                    "tf.random.set_seed(7)\n"
+                                    "v1, v2 = tf.random.uniform([64], seed=5), "
+                                    "tf.random.uniform([64], seed=5)\n"
+                                    "e1, e2 = tf.nn.dropout(X64, 0.5, seed=6), "
+                                    "tf.nn.dropout(X64, 0.5, seed=6)\n"
+                                    "(pattern([u1, u2, v1, v2]), pattern([d1, d2, e1, e2]))",
+    "seeds/keras_dropout": _SEEDS + "layer = tf.keras.layers.Dropout(0.5, seed=5)\n"
+                                    "f = tf.function(lambda x: layer(x, training=True))\n"
+                                    "pattern([f(X64), f(X64), f(X65), layer(X64, "
+                                    "training=True)])",
     # -- output_gradients that do not fit their target -------------------------------------
     "output_gradients/longer_op": ("x = tf.constant([1.0, 2.0, 3.0])\n"
                                    "with tf.GradientTape() as t:\n    t.watch(x)\n"

@@ -1,12 +1,12 @@
 """Seeds and streams of op-seeded random ops (tf.random.*, tf.nn.dropout), by
 TensorFlow 2.21's rules, checked against it (tests/tfdiff/snippets_fidelity_gaps.py).
 
-Eagerly, the calls of one op (uniform, normal, dropout, ...) with one (global seed, op
-seed) pair continue one stream, each call from where the last one's numbers ended (a
-stream's position counts elements, as TensorFlow's Philox counter moves by each call's
-size: a call of 65 numbers after one of 64 is not the second call of 64 numbers), until
-`tf.random.set_seed` starts every stream over (TensorFlow caches a kernel per op and
-seeds).
+Eagerly, the calls of one kernel (uniform, normal, ...; dropout draws with uniform's)
+with one (global seed, op seed) pair continue one stream, each call from where the last
+one's numbers ended (a stream's position counts elements, as TensorFlow's Philox counter
+moves by each call's size: a call of 65 numbers after one of 64 is not the second call
+of 64 numbers), until `tf.random.set_seed` starts every stream over (TensorFlow caches a
+kernel per op and seeds).
 
 Inside tf.function each random op of each trace is a stream of its own, as each op of a
 TensorFlow graph is a kernel with its own state: its (global, op) pair is fixed when it
@@ -100,9 +100,11 @@ class _TraceStream:
         return np.random.default_rng([*self.key, self.position - size])
 
 
-def generator(op_seed, size):
+def generator(op_seed, size, kernel=None):
     """numpy's generator for the next draw of `size` numbers by a random op with op seed
-    `op_seed` (an int or None), eagerly or in the op's trace stream (`drawn_each_call`)."""
+    `op_seed` (an int or None), eagerly or in the op's trace stream (`drawn_each_call`).
+    `kernel` names TensorFlow's kernel when it is not the op's own: eager calls share a
+    stream per kernel (tf.nn.dropout draws with tf.random.uniform's, for instance)."""
     running = _local.streams[-1] if _local.streams else None
     if isinstance(running, _TraceStream):
         return running.generator(op_seed, int(size))
@@ -111,7 +113,7 @@ def generator(op_seed, size):
     pair = seed_pair(op_seed)
     if pair == (None, None):
         return np.random.default_rng()
-    key = (*pair, running)
+    key = (*pair, kernel or running)
     position = state["streams"].get(key, 0)
     state["streams"][key] = position + int(size)
     return np.random.default_rng([pair[0] & 0xFFFFFFFF, pair[1] & 0xFFFFFFFF, position])

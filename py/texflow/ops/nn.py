@@ -347,7 +347,8 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
 def _dropout_mask(shape, rate, seed):
     if dry():  # get_concrete_function: the mask is discarded, no stream advances
         return from_numpy(np.ones(shape, np.float32))
-    rng = seeds.generator(seed, int(np.prod(shape, dtype=np.int64)))
+    # TensorFlow draws the mask with tf.random.uniform's kernel: one eager stream
+    rng = seeds.generator(seed, int(np.prod(shape, dtype=np.int64)), kernel="uniform")
     return from_numpy((rng.random(shape) >= rate).astype(np.float32) / (1.0 - rate))
 
 

@@ -17,6 +17,9 @@ TensorFlow 2.21, tests/tfdiff/snippets_fidelity_gaps.py):
   the volume whose value is within 1e-5 of the pooled value (|x - y| < 1e-5 in float32:
   every tie gets it, inf and NaN never do), summed per position with the boxes in
   TensorFlow's order (output columns, then rows, then planes).
+- Its gradient (MaxPool3DGradGrad, for second-order gradients) gives each output the
+  incoming gradient at the first tap of its box inside the volume, in (depth, row,
+  column) order, exactly equal to the pooled value (none, 0, where no tap is: NaN).
 
 Kernels: backends/numpy/pool3d.py, backends/glsl/pool3d.py, backends/wgsl/pool3d.py (the
 packet width and the tie tolerance: backends/layout.py). An ARM build of TensorFlow
@@ -44,7 +47,17 @@ def _infer(inputs, attrs):
     return (x.shape[0], *_out_dhw(x.shape, attrs), x.shape[4]), float32
 
 
-_max_pool3d_grad = def_op("max_pool3d_grad", lambda inputs, attrs: (inputs[0].shape, float32))
+# MaxPool3DGrad's gradient is MaxPool3DGradGrad's, and its gradient MaxPool3DGrad again
+# (for dy; x and the pooled y get none, TensorFlow's zeros): each output takes the dy of
+# the first tap of its box inside the volume (depth, row, column order) equal to it
+_max_pool3d_grad_grad = def_op(
+    "max_pool3d_grad_grad", lambda inputs, attrs: (inputs[1].shape, float32),
+    grad=lambda dy, inputs, y, attrs: (
+        None, None, run_op(_max_pool3d_grad, (inputs[0], inputs[1], dy), attrs)))
+_max_pool3d_grad = def_op(
+    "max_pool3d_grad", lambda inputs, attrs: (inputs[0].shape, float32),
+    grad=lambda dy, inputs, y, attrs: (
+        None, None, run_op(_max_pool3d_grad_grad, (inputs[0], inputs[1], dy), attrs)))
 _max_pool3d = def_op("max_pool3d", _infer, grad=lambda dy, inputs, y, attrs: (
     run_op(_max_pool3d_grad, (inputs[0], y, dy), attrs),))
 

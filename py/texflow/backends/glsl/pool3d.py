@@ -1,6 +1,7 @@
-"""GLSL kernels of max_pool3d and its gradient (shaders/glsl/pool3d.frag,
-pool3d_grad.frag), by TensorFlow 2.21's rules (ops/pool3d.py): one output element per
-lane, a loop over its box (the gradient: over the boxes covering the position)."""
+"""GLSL kernels of max_pool3d, its gradient and the gradient's gradient
+(shaders/glsl/pool3d.frag, pool3d_grad.frag, pool3d_grad_grad.frag),
+by TensorFlow 2.21's rules (ops/pool3d.py): one output element per lane, a loop over
+its box (the gradient: over the boxes covering the position)."""
 
 from ..base import kernel
 from .program import fill, head
@@ -24,4 +25,12 @@ def max_pool3d_grad(b, x, y, dy, ksize, strides, pads):
     def source():
         return fill("pool3d_grad.frag", head=head(["float"] * 3, "float"))
     b.launch(("pool3d_grad",), source, b.out, [x, y, dy],
+             _geometry(x.shape, y.shape[1:4], ksize, strides, pads))
+
+
+@kernel("max_pool3d_grad_grad", "glsl")
+def max_pool3d_grad_grad(b, x, y, g, ksize, strides, pads):
+    def source():
+        return fill("pool3d_grad_grad.frag", head=head(["float"] * 3, "float"))
+    b.launch(("pool3d_grad_grad",), source, b.out, [x, y, g],
              _geometry(x.shape, y.shape[1:4], ksize, strides, pads))

@@ -1,5 +1,6 @@
-"""numpy kernels of max_pool3d and its gradient, by TensorFlow 2.21's rules (ops/pool3d.py
-states them): one pass per box tap over strided views of the padded volume."""
+"""numpy kernels of max_pool3d, its gradient and the gradient's gradient, by TensorFlow
+2.21's rules (ops/pool3d.py states them): one pass per box tap over strided views of the
+padded volume."""
 
 import numpy as np
 
@@ -59,3 +60,16 @@ def max_pool3d_grad(k, x, y, dy, ksize, strides, pads):
             _tap(dxp, offsets, strides, out_dhw)[...] += np.where(hit, dy, np.float32(0))
     d, h, w = x.shape[1:4]
     return dxp[:, pads[0]:pads[0] + d, pads[2]:pads[2] + h, pads[4]:pads[4] + w]
+
+
+@kernel("max_pool3d_grad_grad", "numpy")
+def max_pool3d_grad_grad(k, x, y, g, ksize, strides, pads):
+    out_dhw = y.shape[1:4]
+    xp, gp = _padded(x, pads, np.nan), _padded(g, pads, 0.0)  # NaN equals nothing
+    out = np.zeros(y.shape, np.float32)
+    found = np.zeros(y.shape, bool)
+    for offsets in np.ndindex(*ksize):  # the first equal tap, (depth, row, column) order
+        hit = ~found & (_tap(xp, offsets, strides, out_dhw) == y)
+        np.copyto(out, _tap(gp, offsets, strides, out_dhw), where=hit)
+        found |= hit
+    return out

@@ -1,6 +1,7 @@
-"""WGSL kernels of max_pool3d and its gradient (shaders/wgsl/pool3d.wgsl,
-pool3d_grad.wgsl), by TensorFlow 2.21's rules (ops/pool3d.py): one output element per
-invocation, a loop over its box (the gradient: over the boxes covering the position)."""
+"""WGSL kernels of max_pool3d, its gradient and the gradient's gradient
+(shaders/wgsl/pool3d.wgsl, pool3d_grad.wgsl, pool3d_grad_grad.wgsl),
+by TensorFlow 2.21's rules (ops/pool3d.py): one output element per invocation, a loop over
+its box (the gradient: over the boxes covering the position)."""
 
 from ..base import kernel
 from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header, render,
@@ -33,4 +34,13 @@ def max_pool3d_grad(k, x, y, dy, ksize, strides, pads):
     total = size_of(x.shape)
     k.add(Step(_program("pool3d_grad", 3), _meta(total, x.shape, y.shape[1:4], ksize, strides,
                                                    pads), grid_for(total), (0, 1, 2, k.out)))
+    return k.recipe()
+
+
+@kernel("max_pool3d_grad_grad", "wgsl")
+def max_pool3d_grad_grad(k, x, y, g, ksize, strides, pads):
+    total = size_of(y.shape)
+    k.add(Step(_program("pool3d_grad_grad", 3), _meta(total, x.shape, y.shape[1:4], ksize,
+                                                        strides, pads), grid_for(total),
+               (0, 1, 2, k.out)))
     return k.recipe()
