@@ -14,7 +14,8 @@ steps each:
   the texture through a pixel-pack buffer) instead of texelFetch;
 - select_uniform, select_quad, select_lane: an 8-way if/else chain choosing which
   texture to fetch, by an index the same for the whole draw, for each 2x2 quad, or
-  different across a quad's lanes; one_fetch: one fetch a step, no chain.
+  different across a quad's lanes; one_fetch: one fetch a step, no chain; tree_*: the
+  choice as three levels of if/else; array_lane: layer r of a texture array, one fetch.
 """
 
 import asyncio
@@ -28,7 +29,7 @@ void main() { vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.
   gl_Position = vec4(p, 0.0, 1.0); }"""
 HEAD = """#version 300 es
 precision highp float; precision highp int; precision highp sampler2D;
-uniform sampler2D uA; uniform sampler2D uB;
+uniform sampler2D uA; uniform sampler2D uB; uniform highp sampler2DArray uC;
 layout(std140) uniform BlockB { vec4 bU[4096]; };
 out vec4 outValue;
 vec4 ta(int t) { return texelFetch(uA, ivec2(t & 255, t >> 8), 0); }
@@ -71,9 +72,21 @@ def blocked(fa="ta", fb="tb", macs=True, hoist=False, floats=False):
         "  outValue = " + " + ".join(f"c{r}" for r in ROWS) + ";", "}"])
 
 
-def select(index, chain=True, fetch_all=False):
+def tree(fetches, lo, hi):
+    """Nested if/else on r choosing among fetches[lo:hi] (log2 branches deep)."""
+    if hi - lo == 1:
+        return fetches[lo]
+    mid = (lo + hi) // 2
+    return f"if (r < {mid}) {{ {tree(fetches, lo, mid)} }} else {{ {tree(fetches, mid, hi)} }}"
+
+
+def select(index, chain=True, fetch_all=False, binary=False, array=False):
     fetches = [f"v += {'ta' if r % 2 == 0 else 'tb'}(t + {r // 2});" for r in ROWS]
-    if fetch_all:  # every texture fetched, the value chosen without a branch
+    if array:  # one fetch from layer r of a texture array
+        body = ["v += texelFetch(uC, ivec3(t & 255, t >> 8, r), 0);"]
+    elif binary:
+        body = [tree(fetches, 0, 8)]
+    elif fetch_all:  # every texture fetched, the value chosen without a branch
         body = [f"vec4 f{r} = {'ta' if r % 2 == 0 else 'tb'}(t + {r // 2});" for r in ROWS]
         body.append("v += " + "".join(f"r == {r} ? f{r} : " for r in range(7)) + "f7;")
     elif chain:
@@ -97,6 +110,9 @@ CASES = {
     "select_quad": select("(int(gl_FragCoord.x) >> 1) & 7"),
     "select_lane": select("int(gl_FragCoord.x) & 7"), "one_fetch": select("0", False),
     "fetch_all_quad": select("(int(gl_FragCoord.x) >> 1) & 7", fetch_all=True),
+    "tree_uniform": select("int(gl_FragCoord.x) >> 4", binary=True),
+    "tree_lane": select("int(gl_FragCoord.x) & 7", binary=True),
+    "array_lane": select("int(gl_FragCoord.x) & 7", array=True),
 }
 
 
@@ -117,6 +133,7 @@ def main():
         gl.useProgram(p)
         gl.uniform1i(gl.getUniformLocation(p, "uA"), 0)
         gl.uniform1i(gl.getUniformLocation(p, "uB"), 1)
+        gl.uniform1i(gl.getUniformLocation(p, "uC"), 3)
         block = gl.getUniformBlockIndex(p, "BlockB")
         if block != gl.INVALID_INDEX:
             gl.uniformBlockBinding(p, block, 0)
@@ -145,6 +162,12 @@ def main():
     gl.readPixels(0, 0, 256, 16, gl.RGBA, gl.FLOAT, 0)
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, None)
     gl.bindBufferBase(gl.UNIFORM_BUFFER, 0, ubo)
+    layers = gl.createTexture()  # 8 layers of 256 x 256 texels (contents do not matter)
+    gl.activeTexture(gl.TEXTURE3)
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, layers)
+    gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+    gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+    gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.RGBA32F, 256, 256, 8)
     out = texture(2, 16, 16)
     fbo = gl.createFramebuffer()
     gl.bindFramebuffer(gl.FRAMEBUFFER, fbo)

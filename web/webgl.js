@@ -66,18 +66,23 @@
                             maxDrawBuffers: drawBuffers });
   }
 
-  function createTexture(w, h, isInt) {
+  // A texture of w x h texels; with `layers` (> 1) a texture array of that many layers,
+  // a kernel's several render targets, read as one sampler2DArray.
+  function createTexture(w, h, isInt, layers) {
+    layers = layers > 1 ? layers : 0;
+    const target = layers ? gl.TEXTURE_2D_ARRAY : gl.TEXTURE_2D;
     const tex = gl.createTexture();
     gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.bindTexture(target, tex);
     units[0] = tex;
     // Integer textures are incomplete (they read as 0) unless filtering is NEAREST.
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, isInt ? gl.RGBA32I : gl.RGBA32F, w, h);
-    const entry = { tex: tex, fbo: null, w: w, h: h, isInt: isInt };
+    gl.texParameteri(target, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(target, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.texParameteri(target, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(target, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    if (layers) gl.texStorage3D(target, 1, isInt ? gl.RGBA32I : gl.RGBA32F, w, h, layers);
+    else gl.texStorage2D(target, 1, isInt ? gl.RGBA32I : gl.RGBA32F, w, h);
+    const entry = { tex: tex, fbo: null, w: w, h: h, isInt: isInt, layers: layers };
     const id = freeTextureIds.length ? freeTextureIds.pop() : textures.length;
     textures[id] = entry;
     return id;
@@ -101,8 +106,12 @@
     if (!entry.fbo) {
       entry.fbo = gl.createFramebuffer();
       gl.bindFramebuffer(gl.FRAMEBUFFER, entry.fbo);
-      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D,
-                              entry.tex, 0);
+      if (entry.layers) {  // layer 0 (a sync reads it)
+        gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, entry.tex, 0, 0);
+      } else {
+        gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D,
+                                entry.tex, 0);
+      }
     } else if (current.fbo !== entry.fbo) {
       gl.bindFramebuffer(gl.FRAMEBUFFER, entry.fbo);
     }
@@ -313,7 +322,7 @@
     const at = i + 3 + n + m, sc = plan.scalars;
     const s0 = sc.length > 0 && sc[0][1] === "f" ? f32[at] : words[at];
     const s1 = sc.length > 1 && sc[1][1] === "f" ? f32[at + 1] : words[at + 1];
-    if (n === 1 && m <= 3) {
+    if (n === 1 && m <= 3 && plan.outputs === 1) {
       const id = (k) => (regs ? regs[words[k]] : words[k]);
       launch(words[i], id(i + 3), m > 0 ? id(i + 4) : 0, m > 1 ? id(i + 5) : 0,
              m > 2 ? id(i + 6) : 0, s0, s1);
@@ -364,7 +373,8 @@
     const plan = plans[planId];
     usePlan(plan, s0, s1);
     for (let i = 0; i < inIds.length; i++) bindUnit(i, +inIds[i]);
-    if (outIds.length === 1) {
+    const layered = outIds.length === 1 && plan.outputs > 1;  // a texture array's layers
+    if (outIds.length === 1 && !layered) {
       bindTarget(textures[+outIds[0]]);
       draw(plan);
       return;
@@ -373,25 +383,31 @@
     gl.bindFramebuffer(gl.FRAMEBUFFER, mrtFbo);
     current.fbo = mrtFbo;
     drawBuffers.length = 0;
-    for (let i = 0; i < outIds.length; i++) {
-      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D,
-                              textures[+outIds[i]].tex, 0);
+    for (let i = 0; i < plan.outputs; i++) {
+      if (layered) {
+        gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i,
+                                   textures[+outIds[0]].tex, 0, i);
+      } else {
+        gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D,
+                                textures[+outIds[i]].tex, 0);
+      }
       drawBuffers.push(gl.COLOR_ATTACHMENT0 + i);
     }
     lastTarget = textures[+outIds[0]];
     gl.drawBuffers(drawBuffers);
     draw(plan);
     // detach, so deleted textures are not kept alive by this framebuffer
-    for (let i = 0; i < outIds.length; i++) {
+    for (let i = 0; i < plan.outputs; i++) {
       gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, null, 0);
     }
   }
 
   function bindUnit(unit, id) {
-    const tex = textures[id].tex;
+    const entry = textures[id];
+    const tex = entry.tex;
     if (units[unit] !== tex) {
       gl.activeTexture(gl.TEXTURE0 + unit);
-      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.bindTexture(entry.layers ? gl.TEXTURE_2D_ARRAY : gl.TEXTURE_2D, tex);
       units[unit] = tex;
     }
   }

@@ -1,8 +1,8 @@
 ${head}
 
-// C's flat layout from the ${R} render targets of matmul_block.glsl: row i of batch
-// bi is row i / ${R} of target i % ${R}, in each of the uChunks partial products
-// (split-K), which are added up here.
+// C's flat layout from the ${R} render targets of matmul_block.glsl, the layers of
+// texture array 0: row i of batch bi is row i / ${R} of layer i % ${R}, in each of the
+// uChunks partial products (split-K), which are added up here.
 uniform int uM;
 uniform int uN;
 uniform int uMb;
@@ -23,6 +23,6 @@ void main() {
   int t = ((bi * uChunks * uMb + ib) * uN + j) >> 2;
   int end = t + uChunks * step;
   ${T4} v;
-${select}
+${fetch}
   outValue = epilogue(v);
 }

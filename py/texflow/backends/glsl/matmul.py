@@ -144,7 +144,7 @@ def _matmul(b, x, y, transpose_a, transpose_b, epilogue, out=None):
         chunks, kc = split_k(nb * -(-m // rows) * n // 4, k, (rows + 4) / 4, 4)
         uniforms.update(uChunks=chunks, uKc=kc)
         _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms,
-                 _epilogue(b, epilogue, rows))
+                 _epilogue(b, epilogue, 1))
         return
     if strided:
         variant, fetches = "rows_strided", 2
@@ -222,7 +222,10 @@ def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilo
     mb = -(-m // rows)
     chunks = uniforms["uChunks"]
     batch = out.size // (m * n)
-    parts = [b.temp((batch, chunks, mb, n), out.dtype) for _ in range(rows)]
+    # the targets are layers of one texture array: the interleaving pass reads the
+    # row's layer in one fetch, where choosing among `rows` textures took an 8-way
+    # branch costing about 3 fetches (scripts/webgl_fetch_cost.py `select_*`, `array_*`)
+    parts = b.temp((batch, chunks, mb, n), out.dtype, layers=rows)
     t, t4 = out.type, vec4_type(out.type)
     in_types = (x.type, y.type)
 
@@ -250,22 +253,18 @@ def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilo
              source, parts, [x, y], dict(uniforms, uMb=mb))
 
     def unblock_source():
-        # SwiftShader runs every branch of the select: a chunk loop costs even unsplit
-        fetch = ("{{ v = texel{r}(t); for (t += step; t < end; t += step) v += texel{r}(t); }}"
-                 if chunks > 1 else "v = texel{r}(t);")
-        select = "\n".join(
-            ("  if (r == 0) " if r == 0 else f"  else if (r == {r}) " if r < rows - 1
-             else "  else ") + fetch.format(r=r) for r in range(rows))
+        fetch = ("  v = texel0(t, r);\n  for (t += step; t < end; t += step) v += texel0(t, r);"
+                 if chunks > 1 else "  v = texel0(t, r);")
         textures = [] if epilogue is None else [e.type for e in epilogue.textures]
-        return fill("matmul_unblock.frag", head=head([t] * rows + textures, t), R=rows, T4=t4,
-                    select=select, epilogue=epilogues.source(epilogue, t4))
+        return fill("matmul_unblock.frag", head=head([t + "[]"] + textures, t), R=rows,
+                    T4=t4, fetch=fetch, epilogue=epilogues.source(epilogue, t4))
     uniforms = {"uM": m, "uN": n, "uMb": mb, "uChunks": chunks}
     extra, ep_key = [], None
     if epilogue is not None:
         extra, ep_key = epilogue.textures, epilogue.key
         uniforms.update(epilogue.uniforms)
     b.launch(("matmul_unblock", rows, t, chunks > 1, ep_key), unblock_source, out,
-             parts + extra, uniforms)
+             [parts] + extra, uniforms)
 
 
 def _rows_a(rows, t4):

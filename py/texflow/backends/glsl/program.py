@@ -110,18 +110,25 @@ def functions(names, files=("math.glsl",), sources=()):
 # -- program heads -------------------------------------------------------------------
 
 def head(in_types, out_type, num_outputs=1):
-    """Prelude, one sampler block per input storage type, and the output declaration:
-    `outValue`, or `outValue0`.. for several render targets."""
+    """Prelude, one sampler block per input storage type ("float[]", "int[]": a texture
+    array, read by `texel{i}(t, layer)`), and the output declaration: `outValue`, or
+    `outValue0`.. for several render targets (`out_type` one type for all, or a list of
+    one per target)."""
     parts = [shader("glsl", "prelude.glsl")]
     for i, t in enumerate(in_types):
+        if t.endswith("[]"):  # a texture array (PlanBuilder.temp with layers)
+            t = t[:-2]
+            parts.append(fill("sampler_array.glsl", i=i, T4=vec4_type(t),
+                              S="isampler2DArray" if t == "int" else "sampler2DArray"))
+            continue
         parts.append(fill("sampler.glsl", i=i, T=t, T4=vec4_type(t),
                           S="isampler2D" if t == "int" else "sampler2D"))
-    t4 = vec4_type(out_type)
-    if num_outputs == 1:
-        outputs = f"layout(location = 0) out highp {t4} outValue;"
+    types = list(out_type) if isinstance(out_type, (list, tuple)) else [out_type] * num_outputs
+    if len(types) == 1:
+        outputs = f"layout(location = 0) out highp {vec4_type(types[0])} outValue;"
     else:
-        outputs = "\n".join(f"layout(location = {i}) out highp {t4} outValue{i};"
-                             for i in range(num_outputs))
+        outputs = "\n".join(f"layout(location = {i}) out highp {vec4_type(t)} outValue{i};"
+                             for i, t in enumerate(types))
     parts.append(fill("output.glsl", outputs=outputs))
     return "\n".join(parts)
 
@@ -132,16 +139,18 @@ class Arg:
     """A kernel argument, temporary or output: shape, dtype and where its data is.
 
     `ref` is the engine input position (>= 0), -1 for the output, or -2 - j for
-    temporary j. `scalar` is True for a Python scalar input (a uniform).
+    temporary j. `scalar` is True for a Python scalar input (a uniform). `layers` > 1:
+    a texture array of that many layers of `shape` (a temporary).
     """
 
-    __slots__ = ("ref", "shape", "dtype", "scalar", "size")
+    __slots__ = ("ref", "shape", "dtype", "scalar", "size", "layers")
 
     def __init__(self, ref, shape, dtype, scalar=False):
         self.ref = ref
         self.shape = tuple(shape)
         self.dtype = dtype
         self.scalar = scalar
+        self.layers = 1
         size = 1
         for d in self.shape:
             size *= d
@@ -245,16 +254,23 @@ class PlanBuilder:
         self.extra_outputs = []
 
     def output(self):
-        """Another output of out's shape and dtype (kernels with several outputs: the
-        backend's `execute_joint`), returned after `out` in the order made."""
-        arg = self.temp(self.out.shape, self.out.dtype)
+        """The next output, of its shape and dtype in `outs` (kernels with several
+        outputs: the backend's `execute_joint`), returned after `out` in the order made."""
+        shape, dtype = self.outs[1 + len(self.extra_outputs)]
+        arg = self.temp(shape, dtype)
         self.extra_outputs.append(-2 - arg.ref)
         return arg
 
-    def temp(self, shape, dtype):
-        """A temporary array for intermediate results, freed when the plan finishes."""
+    def temp(self, shape, dtype, layers=1):
+        """A temporary array for intermediate results, freed when the plan finishes;
+        with `layers` > 1 a texture array of that many arrays of `shape`, rendered as
+        one launch's render targets and read as one texture (`head`'s "float[]")."""
         arg = Arg(-2 - len(self.temp_keys), shape, dtype)
-        self.temp_keys.append(layout(max(arg.size, 1), dtype != dtypes.float32))
+        key = layout(max(arg.size, 1), dtype != dtypes.float32)
+        if layers > 1:
+            arg.layers = layers
+            key += (layers,)
+        self.temp_keys.append(key)
         return arg
 
     def launch(self, key, source, out, inputs, uniforms=None, scalars=()):
@@ -264,7 +280,7 @@ class PlanBuilder:
             key: the program cache key (hashable; no shapes in it).
             source: a function returning the GLSL source, called on a cache miss.
             out: the Arg rendered to, or a list of Args of one size (render targets
-                outValue0, outValue1, ...).
+                outValue0, outValue1, ...), or a texture array (a target per layer).
             inputs: non-scalar Args, bound as uT0, uT1, ... (more than three, or
                 several outputs, take the slower `launchMany` path).
             uniforms: {name: int or float or list of them} for this signature.
@@ -292,14 +308,15 @@ class PlanBuilder:
             kind = "f" if any(isinstance(v, float) for v in value) else "i"
             values.append([name, kind, value])
         scalar_spec = [[name, "i" if t == "int" else "f"] for name, _, t in scalars]
+        targets = sum(o.layers for o in outs)
         js_id = self.backend.js.addPlan(program, w, rows_used(max(out.size, 1), w),
-                                        len(inputs), len(outs), json.dumps(values),
+                                        len(inputs), targets, json.dumps(values),
                                         json.dumps(scalar_spec))
         self.js_ids.append(js_id)
         # float() so that a huge Python int reaches JS as a number, not a BigInt
         scalar_refs = tuple((a.ref, float if t == "float" else int) for _, a, t in scalars)
         self.steps.append((js_id, tuple(o.ref for o in outs), tuple(a.ref for a in inputs),
-                           scalar_refs, len(outs) > 1 or len(inputs) > 3))
+                           scalar_refs, targets > 1 or len(inputs) > 3))
 
     def build(self):
         out_key = layout(max(self.out.size, 1), self.out.dtype != dtypes.float32)

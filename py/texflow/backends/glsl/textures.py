@@ -30,16 +30,18 @@ MAX_ELEMENTS = 4 * MAX_WIDTH * MAX_WIDTH
 
 
 class Tex:
-    """One texture: its JS id and physical shape. `key` is its pool key."""
+    """One texture: its JS id and physical shape. `key` is its pool key: (width, height,
+    is_int), or (width, height, is_int, layers) for a texture array (`layers`, each
+    laid out as above: a kernel's several render targets, matmul.py)."""
 
     __slots__ = ("id", "w", "shift", "h", "is_int", "key", "nbytes")
 
     def __init__(self, tex_id, key):
         self.id = tex_id
-        self.w, self.h, self.is_int = key
+        self.w, self.h, self.is_int = key[:3]
         self.shift = self.w.bit_length() - 1
         self.key = key
-        self.nbytes = self.w * self.h * 16
+        self.nbytes = self.w * self.h * 16 * (key[3] if len(key) > 3 else 1)
 
 
 _layouts = {}
@@ -105,7 +107,7 @@ class TexturePool:
             del self.order[tex]
             self.pooled_bytes -= tex.nbytes
             return tex
-        return Tex(self._create(key[0], key[1], key[2]), key)
+        return Tex(self._create(*key), key)
 
     def acquire_as(self, key, want):
         """A texture of pool key `key` (`want`, one a launch program had, is not looked
