@@ -13,6 +13,7 @@ ${epilogue}
 // never written. Each filter texel is read once for the fragment's pixels, each x row
 // once for the pixels and taps that read it (x values at constant offsets of the row).
 uniform int uPooled[4];  // the pooled grid [N, POH, POW, CO]
+uniform int uXLast;      // x's last texel
 
 void main() {
   int f = out_texel();

@@ -269,8 +269,8 @@ def test_convolution_and_its_pooling_run_as_one_kernel():
 
     rng = np.random.default_rng(25)
     cases = [  # (image, channels in, channels out, pooling window, stride, padding, fused)
-        (30, 1, 8, 2, 2, "VALID", True),  # a grayscale first layer: GLSL's one-pass kernel
-        (30, 1, 8, 3, 3, "SAME", True),   # 3x3 windows tiling the 30x30 image
+        (32, 1, 8, 2, 2, "VALID", True),  # a grayscale first layer: GLSL's one-pass kernel
+        (30, 1, 8, 3, 3, "SAME", True),   # rows not of whole texels; 3x3 windows
         (9, 3, 4, 2, 2, "SAME", True),    # three channels, the last windows half outside
         # overlapping windows: ReLU's gradient mask reads the convolution's image
         (9, 1, 4, 3, 2, "VALID", False),

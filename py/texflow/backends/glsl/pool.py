@@ -110,17 +110,34 @@ def _conv_px_pool(b, x, w, outs, h, strides, dilations, pads, ksize, epilogue):
     fused = _epilogue(h, epilogue, 2)
     rows = sorted({r * sy + ky * dy for r in range(pkh) for ky in range(kh)})
     cols = sorted({s * sx + kx * dx for s in range(pkw) for kx in range(kw)})
+    # x rows start on texels (W % 4 == 0): a row's values are read four per fetch, from
+    # texels at one of a few offsets (ix0 % 4 over the pooled columns, known here)
+    offsets = sorted({(g * pkw * sx - pads[2]) % 4 for g in range(4)})
+    aligned = x.shape[2] % 4 == 0
 
     def source():
         load_w = [f"  vec4 w{ky}_{kx} = texel1(({ky} * {kw} + {kx}) * cb + c);"
                   for ky in range(kh) for kx in range(kw)]
-        load_x = [f"  int cx{j} = ix0 + {j};\n  bool cin{j} = all(bvec2(cx{j} >= 0, cx{j} < w));"
-                  for j in cols]
+        load_x = ["  int off = ix0 & 3;"] + [
+            f"  int cx{j} = ix0 + {j};\n  bool cin{j} = all(bvec2(cx{j} >= 0, cx{j} < w));"
+            for j in cols]
         for o in rows:
             load_x.append(f"  int ry{o} = iy0 + {o};\n  int base{o} = (n * h + clamp(ry{o}, "
                           f"0, h - 1)) * w;\n  bool rin{o} = all(bvec2(ry{o} >= 0, ry{o} < h));")
-            load_x += [f"  float x{o}_{j} = get0(base{o} + clamp(cx{j}, 0, w - 1));\n"
-                       f"  bool in{o}_{j} = rin{o} && cin{j};" for j in cols]
+            if aligned:
+                load_x.append(f"  int xt{o} = (base{o} + ix0) >> 2;")
+                load_x += [f"  vec4 t{o}_{i} = texel0(clamp(xt{o} + {i}, 0, uXLast));"
+                           for i in range((offsets[-1] + cols[-1]) // 4 + 1)]
+            for j in cols:
+                if aligned:
+                    value = f"t{o}_{(offsets[-1] + j) >> 2}.{'xyzw'[(offsets[-1] + j) & 3]}"
+                    for off in reversed(offsets[:-1]):
+                        value = (f"off == {off} ? t{o}_{(off + j) >> 2}."
+                                 f"{'xyzw'[(off + j) & 3]} : {value}")
+                else:
+                    value = f"get0(base{o} + clamp(cx{j}, 0, w - 1))"
+                load_x.append(f"  float x{o}_{j} = {value};\n"
+                              f"  bool in{o}_{j} = rin{o} && cin{j};")
         acc, pool = [], []
         for r in range(pkh):
             for s in range(pkw):
@@ -140,10 +157,11 @@ def _conv_px_pool(b, x, w, outs, h, strides, dilations, pads, ksize, epilogue):
                        pool="\n".join(pool),
                        epilogue=fused.source(texel=True) if fused else
                        "vec4 epilogue(vec4 v, int t) { return v; }")
-    b.launch(("conv2d_px_pool", kh, kw, strides, dilations, tuple(ksize), fused and fused.key),
-             source, outs, [x, w] + _textures(fused),
+    b.launch(("conv2d_px_pool", kh, kw, strides, dilations, tuple(ksize), pads[2] % 4,
+              aligned, fused and fused.key), source, outs, [x, w] + _textures(fused),
              dict(_geometry(x.shape, h.shape, (kh, kw), strides, pads, dilations),
-                  uPooled=list(outs[0].shape), **_uniforms(fused)))
+                  uPooled=list(outs[0].shape), uXLast=(x.size + 3) // 4 - 1,
+                  **_uniforms(fused)))
 
 
 @kernel("max_pool_grad", "glsl")
