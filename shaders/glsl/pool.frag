@@ -2,20 +2,12 @@ ${head}
 
 ${window}
 
-// TensorFlow's max_pool: a value is taken only when greater, so NaN never is (the
-// window starts at float32's lowest: one of -inf and NaN only gives the lowest).
-float pool_max(float a, float b) { return !f_isnan(b) && b > a ? b : a; }
-// lane by lane without branches (SwiftShader runs a vector op as one)
-vec4 pool_max(vec4 a, vec4 b) {
-  ivec4 moves = (1 - ivec4(nan4(b))) * ivec4(greaterThan(b, a));
-  return mix(a, b, bvec4(moves));
-}
-
 // max_pool, avg_pool, and max_pool_grad's first pass (the tap ky * KW + kx of each
-// window's first maximum by TensorFlow's rule, window.glsl `take`):
+// window's first maximum by TensorFlow's rule, window.glsl `take`), or both at once
+// (max_pool_taps: the pooled values, the taps into a second render target):
 // reductions over the window's image positions only. Input 0 is x (the image); the output is the grid.
 // pool(o) is one output element, or (V = vec4, C % 4 == 0) four channels of a pixel.
-${R} pool(int o) {
+${R} pool(int o${params}) {
   ivec4 p = grid_index(o);
   int iy0 = p.y * uStride[0] - uPad[0];
   int ix0 = p.z * uStride[1] - uPad[1];
@@ -35,5 +27,5 @@ ${finish}
 
 void main() {
   int o = out_texel() << 2;
-  outValue = ${result};
+${main}
 }

@@ -46,3 +46,11 @@ void take(inout vec4 best, inout ivec4 at, vec4 v, int k) {
   best = mix(best, v, bvec4(moves));
   at += moves * (k - at);
 }
+// TensorFlow's max_pool: a value is taken only when greater, so NaN never is (the
+// window starts at float32's lowest: one of -inf and NaN only gives the lowest).
+float pool_max(float a, float b) { return !f_isnan(b) && b > a ? b : a; }
+// lane by lane without branches (SwiftShader runs a vector op as one)
+vec4 pool_max(vec4 a, vec4 b) {
+  ivec4 moves = (1 - ivec4(nan4(b))) * ivec4(greaterThan(b, a));
+  return mix(a, b, bvec4(moves));
+}

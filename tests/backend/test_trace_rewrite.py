@@ -16,13 +16,13 @@ def _windows(n, k, s, pad_mode):
     return out, max((out - 1) * s + k - n, 0) // 2 if pad_mode == "SAME" else 0
 
 
-def _oracle(x, k, w, ksize, stride, pad_mode):
-    """float64 gradients of sum((flatten(max_pool(relu(conv2d(x, k, SAME)))) @ w) ** 2)
-    with respect to k and w (each window's gradient to its first maximum)."""
+def _oracle(x, k, w, ksize, stride, pad_mode, bias=0.0):
+    """float64 gradients of sum((flatten(max_pool(relu(conv2d(x, k, SAME) + bias))) @ w)
+    ** 2) with respect to k and w (each window's gradient to its first maximum)."""
     n, hh, ww, _ = x.shape
     xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     cols = lambda i, j: xp[:, i:i + hh, j:j + ww]  # noqa: E731
-    h = np.maximum(sum(cols(i, j) @ k[i, j] for i in range(3) for j in range(3)), 0)
+    h = np.maximum(sum(cols(i, j) @ k[i, j] for i in range(3) for j in range(3)) + bias, 0)
     (oh, top), (ow, left) = _windows(hh, ksize, stride, pad_mode), \
         _windows(ww, ksize, stride, pad_mode)
     pooled = np.zeros((n, oh, ow, h.shape[3]))
@@ -41,9 +41,8 @@ def _oracle(x, k, w, ksize, stride, pad_mode):
     dy = 2 * (flat @ w)
     dpool = (dy @ w.T).reshape(pooled.shape)
     dh = np.zeros_like(h)
-    for idx in np.ndindex(*pooled.shape):
-        i, j = where[idx]
-        dh[idx[0], i, j, idx[3]] += dpool[idx]
+    batch, _, _, channel = np.indices(pooled.shape)
+    np.add.at(dh, (batch, where[..., 0], where[..., 1], channel), dpool)
     dz = dh * (h > 0)
     dk = np.stack([np.stack([np.einsum("nhwc,nhwo->co", cols(i, j), dz) for j in range(3)])
                    for i in range(3)])
@@ -61,7 +60,8 @@ def _cases():
 
 def _moved(steps):
     """Whether no elementwise step reads max_pool_grad's result (the mask moved)."""
-    grad = next(s for s in steps if s[0] == "op" and s[1].name == "max_pool_grad")[4][0]
+    grad = next(s for s in steps
+                if s[0] == "op" and s[1].name.startswith("max_pool_grad"))[4][0]
     return not any(s[0] == "op" and grad in s[2] and (
         s[1].name == "mul" or s[1].name.startswith("fused_elementwise")) for s in steps)
 
@@ -175,3 +175,138 @@ def test_reshapes_to_the_shape_a_value_has_do_not_stop_fusion():
             assert g.shape == w.shape, (n, g.shape, w.shape)
             assert np.array_equal(g.numpy(), w.numpy()) if tf.get_backend() == "numpy" else \
                 np.allclose(g.numpy(), w.numpy(), rtol=2e-6, atol=1e-6), (n, g, w)
+
+
+def _pool_grad_oracle(x, ksize, stride, top, left, out_hw, dy):
+    """float64 max_pool and max_pool_grad by TensorFlow's rules: the pooled value starts
+    at float32's lowest and takes only a greater value (NaN never); the gradient goes
+    to the window's first in-image tap, then to a strictly greater value (a NaN best
+    keeps it)."""
+    n, hh, ww, c = x.shape
+    pooled = np.zeros((n,) + tuple(out_hw) + (c,))
+    dx = np.zeros(x.shape)
+    for b, oy, ox, ch in np.ndindex(n, out_hw[0], out_hw[1], c):
+        taps = [(i, j) for i in range(oy * stride - top, oy * stride - top + ksize)
+                for j in range(ox * stride - left, ox * stride - left + ksize)
+                if 0 <= i < hh and 0 <= j < ww]
+        values = [float(x[b, i, j, ch]) for i, j in taps]
+        best = float(np.finfo(np.float32).min)
+        for v in values:
+            best = v if v > best else best  # False for NaN
+        pooled[b, oy, ox, ch] = best
+        at = 0
+        for t, v in enumerate(values):
+            if not np.isnan(values[at]) and v > values[at]:
+                at = t
+        dx[(b,) + taps[at] + (ch,)] += dy[b, oy, ox, ch]
+    return pooled, dx
+
+
+@each_backend
+def test_max_pool_records_its_taps_for_its_gradient():
+    from texflow.autodiff import trace_rewrite
+    from texflow.engine import context
+
+    rng = np.random.default_rng(24)
+    cases = [  # (window, stride, padding, channels)
+        (2, 2, "VALID", 8),   # Keras's default: the windows tile (the last row pools nothing)
+        (2, 2, "SAME", 3),    # padded, three channels (lane by lane on GPUs)
+        (3, 2, "VALID", 4),   # overlapping windows
+    ]
+    languages = set(trace_rewrite.POOL_TAPS_LANGUAGES)
+    trace_rewrite.POOL_TAPS_LANGUAGES.add(context.current().language)  # every backend
+    try:
+        for ksize, stride, pad_mode, c in cases:
+            # ties, NaN, -inf and a window of -inf only (its first tap gets dy)
+            x = rng.integers(-3, 4, size=(2, 7, 7, c)).astype(np.float32)
+            x[0, 0, 0, 0], x[0, 1, 1, 0], x[1, 2, 3, 0] = np.nan, np.nan, -np.inf
+            x[1, :3, :3, c - 1] = -np.inf
+            out, top = _windows(7, ksize, stride, pad_mode)
+            w = rng.normal(size=(2, out, out, c)).astype(np.float32)
+            args = [tf.constant(v) for v in (x, w)]
+
+            def fn(x, w):
+                with tf.GradientTape() as tape:
+                    tape.watch(x)
+                    pooled = tf.nn.max_pool2d(x, ksize, stride, pad_mode)
+                    loss = tf.reduce_sum(pooled * w)
+                return pooled, tape.gradient(loss, x)
+            compiled = tf.function(fn)
+            compiled(*args)
+            names = [s[1].name for s in compiled.get_concrete_function(*args)._steps
+                     if s[0] == "op"]
+            assert "max_pool_taps" in names and "max_pool_grad_taps" in names, names
+            assert "max_pool" not in names and "max_pool_grad" not in names, names
+            eager = [v.numpy() for v in fn(*args)]
+            got = [v.numpy() for v in compiled(*args)]
+            oracle = _pool_grad_oracle(x, ksize, stride, top, top, (out, out), w)
+            for g, e, o in zip(got, eager, oracle):
+                assert np.array_equal(g, e, equal_nan=True), (ksize, pad_mode, g, e)
+                assert np.allclose(g, o, rtol=1e-6, atol=1e-6, equal_nan=True), \
+                    (ksize, pad_mode, g, o)
+        # left alone: a Variable's value (an assignment could come between)
+        v = tf.Variable(tf.constant(x))
+
+        def of_variable(w):
+            with tf.GradientTape() as tape:
+                pooled = tf.nn.max_pool2d(v, 3, 2, "VALID")
+                loss = tf.reduce_sum(pooled * w)
+            return tape.gradient(loss, v)
+        compiled = tf.function(of_variable)
+        assert np.array_equal(compiled(args[1]).numpy(), of_variable(args[1]).numpy())
+        names = [s[1].name for s in compiled.get_concrete_function(args[1])._steps
+                 if s[0] == "op"]
+        assert "max_pool_grad" in names and "max_pool_taps" not in names, names
+    finally:
+        trace_rewrite.POOL_TAPS_LANGUAGES.clear()
+        trace_rewrite.POOL_TAPS_LANGUAGES.update(languages)
+
+
+@each_backend
+def test_convolution_and_its_pooling_run_as_one_kernel():
+    from texflow.autodiff import trace_rewrite
+    from texflow.engine import context
+
+    rng = np.random.default_rng(25)
+    cases = [  # (image, channels in, channels out, pooling window, stride, padding, fused)
+        (32, 1, 8, 2, 2, "VALID", True),  # a grayscale first layer: GLSL's one-pass kernel
+        (30, 1, 8, 3, 3, "SAME", True),   # rows not of whole texels; 3x3 windows
+        (9, 3, 4, 2, 2, "SAME", True),    # three channels, the last windows half outside
+        # overlapping windows: ReLU's gradient mask reads the convolution's image
+        (9, 1, 4, 3, 2, "VALID", False),
+    ]
+    languages = set(trace_rewrite.POOL_TAPS_LANGUAGES)
+    trace_rewrite.POOL_TAPS_LANGUAGES.add(context.current().language)
+    try:
+        for size, cin, cout, ksize, stride, pad_mode, fused in cases:
+            x = rng.normal(size=(3, size, size, cin)).astype(np.float32)
+            k = (rng.normal(size=(3, 3, cin, cout)) / 3).astype(np.float32)
+            bias = rng.normal(size=(cout,)).astype(np.float32) / 4
+            out = _windows(size, ksize, stride, pad_mode)[0]
+            w = (rng.normal(size=(out * out * cout, 5)) / out).astype(np.float32)
+            args = [tf.constant(v) for v in (x, k, bias, w)]
+
+            def grads(x, k, bias, w):
+                with tf.GradientTape() as tape:
+                    tape.watch([k, w])
+                    h = tf.nn.relu(tf.nn.conv2d(x, k, 1, "SAME") + bias)
+                    pooled = tf.nn.max_pool2d(h, ksize, stride, pad_mode)
+                    y = tf.matmul(tf.reshape(pooled, [3, -1]), w)
+                    loss = tf.reduce_sum(y * y)
+                return tape.gradient(loss, [k, w])
+            compiled = tf.function(grads)
+            compiled(*args)
+            names = [s[1].name for s in compiled.get_concrete_function(*args)._steps
+                     if s[0] == "op"]
+            case = (size, cin, ksize, stride, pad_mode)
+            assert ("conv2d_pool" in names) == fused and fused != bool(
+                {"conv2d", "conv2d_epilogue"} & set(names)), (case, names)
+            eager = [g.numpy() for g in grads(*args)]
+            traced = [g.numpy() for g in compiled(*args)]
+            oracle = _oracle(x, k, w, ksize, stride, pad_mode, bias)
+            for got, want, exact in zip(traced, eager, oracle):
+                assert np.array_equal(got, want), (case, got, want)
+                assert np.allclose(got, exact, rtol=1e-3, atol=1e-4), (case, got, exact)
+    finally:
+        trace_rewrite.POOL_TAPS_LANGUAGES.clear()
+        trace_rewrite.POOL_TAPS_LANGUAGES.update(languages)

@@ -23,7 +23,7 @@ from .fusion_epilogue import fuse_epilogues
 from .fusion_prologue import fuse_prologues
 from .replay import NotPrepared, build
 from .replay_host import build_host
-from .trace_rewrite import rewrite
+from .trace_rewrite import fuse_conv_pools, rewrite
 
 FUSION = [True]  # fuse elementwise chains (False: replay the trace's ops one by one)
 PROGRAMS = [True]  # prepared launch programs where the backend has them (autodiff/replay.py)
@@ -61,7 +61,8 @@ class ConcreteFunction:
                       tracer.meta, out_slots, tracer.state_slots)
             template.extend([None] * (max(tracer.meta, default=-1) + 1 - len(template)))
             self._steps = fuse(*fusing)
-            for fusion_pass in (fuse_epilogues, fuse_outputs, fuse_prologues):
+            for fusion_pass in (fuse_epilogues, fuse_conv_pools, fuse_outputs,
+                                fuse_prologues):
                 self._steps = fusion_pass(self._steps, *fusing[1:])
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)

@@ -23,6 +23,22 @@ whole step, so:
   with the op that made the input (the view is left for `drop_dead`). Not for a
   Variable's value (which an assignment replaces), a returned view, or one that host
   code reads.
+- `record_pool_taps` (where the kernel language gains by it: `POOL_TAPS_LANGUAGES`):
+  a `max_pool` whose `max_pool_grad` (same input, same windows) the trace computes
+  too becomes `max_pool_taps`, which writes each window's first maximum by
+  MaxPoolGrad's rule next to the pooled values in the same launch (on GLSL a
+  second render target), and the gradient `max_pool_grad_taps` routes dy by those
+  taps instead of finding every window's maximum again. Both follow the eager
+  kernels' rules (the pooled value skips NaN; the tap is the first in-image one,
+  then only a strictly greater value), so the numbers are eager's bits. Not for a
+  Variable's value (an assignment between the two could change it).
+- `fuse_conv_pools` (after epilogue fusion: autodiff/compiled.py): a `conv2d` or
+  `conv2d_epilogue` whose result only such a `max_pool_taps` reads (neither returned,
+  assigned nor read by host code: a ReLU's gradient mask moved to the pooled side
+  above, the gradient reading the taps) becomes one `conv2d_pool` step: on GLSL the
+  convolution's values are computed where the pooling reads them, in the sums'
+  order of the conv2d kernel, so its image is never written (numpy and WGSL run the
+  two kernels).
 - `drop_dead`: a step whose results nothing reads (an op or a view; not host code,
   not an assignment), and which the function does not return, is dropped, then
   the steps that only it read, and so on (a loss's gradient through `where`'s
@@ -31,15 +47,24 @@ whole step, so:
 New slots are numbered after the trace's (`meta` gains their shape and dtype).
 """
 
+from ..engine import context
 from ..engine.registry import get_op
 from ..engine.trace import step_reads
 from ..ops.fused import fusible
+
+# Kernel languages whose max_pool_grad finds each window's maximum in a pass of its own
+# (GLSL: an argmax pass, then one compare per image texel), so that recording it in the
+# forward launch saves that pass. WGSL's gradient of tiling windows is one pass reading
+# x anyway, and numpy's finds the maxima faster from x than from the taps.
+POOL_TAPS_LANGUAGES = {"glsl"}
 
 
 def rewrite(steps, meta, out_slots, state_slots):
     """`steps` with the rewrites of the module docstring applied (arguments as
     autodiff/fusion.py `fuse` takes them; `meta` gains the new slots)."""
     steps = hoist_pool_masks(steps, meta, out_slots, state_slots)
+    if context.current().language in POOL_TAPS_LANGUAGES:
+        steps = record_pool_taps(steps, meta, state_slots)
     steps = skip_same_shape_reshapes(steps, meta, out_slots, state_slots)
     return drop_dead(skip_broadcasts(steps, meta, out_slots), out_slots)
 
@@ -203,6 +228,78 @@ def hoist_pool_masks(steps, meta, out_slots, state_slots=()):
         if i not in dropped:
             result.append(step)
     return result
+
+
+def record_pool_taps(steps, meta, state_slots):
+    """`steps` with each max_pool whose gradient the trace computes recording its
+    windows' first-maximum taps for that gradient (module docstring)."""
+    pools = {}   # (x, attrs) -> index of the first max_pool of x with those windows
+    taps = {}    # index of such a max_pool -> its new taps slot
+    grads = {}   # index of a max_pool_grad -> the taps slot it reads
+    new_slot = [max([max(meta, default=-1)] + [k for s in steps for k in _slots(s)])]
+    for i, step in enumerate(steps):
+        if not (_op(step, "max_pool") or _op(step, "max_pool_grad")):
+            continue
+        x = step[2][0]
+        if x in state_slots or type(meta.get(x)) is not tuple or meta[x][1] != "float32":
+            continue
+        key = (x, tuple(sorted(step[3].items())))
+        if step[1].name == "max_pool":
+            pools.setdefault(key, i)
+        elif key in pools:
+            j = pools[key]
+            if j not in taps:
+                new_slot[0] += 1
+                taps[j] = new_slot[0]
+                meta[taps[j]] = (meta[step[2][1]][0], "int32")
+            grads[i] = taps[j]
+    if not grads:
+        return steps
+    result = list(steps)
+    for j, slot in taps.items():
+        _, _, ins, attrs, outs, _ = steps[j]
+        result[j] = ("op", get_op("max_pool_taps"), ins, attrs, (outs[0], slot), None)
+    for i, slot in grads.items():
+        _, _, (x, dy), attrs, outs, _ = steps[i]
+        result[i] = ("op", get_op("max_pool_grad_taps"), (slot, dy),
+                     dict(attrs, input_shape=tuple(meta[x][0])), outs, None)
+    return result
+
+
+def fuse_conv_pools(steps, meta, out_slots, state_slots):
+    """`steps` with each convolution read only by a max_pool_taps step pooled in the
+    same kernel (module docstring)."""
+    readers, made_by = {}, {}
+    for i, step in enumerate(steps):
+        for k in step_reads(step):
+            readers.setdefault(k, []).append(i)
+        if step[0] == "op":
+            for k in step[4]:
+                made_by[k] = i
+    replaced, dropped = {}, set()
+    for j, step in enumerate(steps):
+        if not _op(step, "max_pool_taps"):
+            continue
+        h = step[2][0]
+        i = made_by.get(h)
+        if i is None or steps[i][0] != "op" or steps[i][5] is not None or \
+                steps[i][1].name not in ("conv2d", "conv2d_epilogue") or \
+                readers.get(h) != [j] or h in out_slots or h in state_slots:
+            continue
+        if any(s[0] in ("assign", "host") for s in steps[i + 1:j]):
+            continue  # the convolution's operands (Variables) must read as they did
+        _, conv, ins, attrs, _, _ = steps[i]
+        pool = step[3]
+        fused = dict(strides=attrs["strides"], dilations=attrs["dilations"],
+                     pads=attrs["pads"], program=attrs.get("program"),
+                     conv_shape=tuple(meta[h][0]), ksize=pool["ksize"],
+                     pool_strides=pool["strides"], pool_pads=pool["pads"],
+                     pooled_shape=tuple(meta[step[4][0]][0]))
+        replaced[j] = ("op", get_op("conv2d_pool"), ins, fused, step[4], None)
+        dropped.add(i)
+    if not replaced:
+        return steps
+    return [replaced.get(j, s) for j, s in enumerate(steps) if j not in dropped]
 
 
 def _slots(step):

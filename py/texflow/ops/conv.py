@@ -8,7 +8,7 @@ index. Gradients are ops of their own (`conv2d_backprop_input`,
 backend, so the backward pass of a conv net stays on the device.
 """
 
-from ..dtypes import float32
+from ..dtypes import float32, int32
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_op
@@ -168,11 +168,44 @@ def _pool_infer(name):
     return infer
 
 
-_max_pool_grad = def_op("max_pool_grad", lambda inputs, attrs: (inputs[0].shape, float32))
-_avg_pool_grad = def_op("avg_pool_grad", lambda inputs, attrs: (attrs["input_shape"], float32))
+def _max_pool_grad_grad(dd, inputs, y, attrs):
+    """max_pool_grad's gradient for dy, TensorFlow's MaxPoolGradGrad (ops/pool3d.py)."""
+    from .pool3d import max_pool_grad_grad
+    x = inputs[0]
+    return None, max_pool_grad_grad(x, run_op(_max_pool, (x,), attrs), dd, attrs)
+
+
+_max_pool_grad = def_op("max_pool_grad", lambda inputs, attrs: (inputs[0].shape, float32),
+                        grad=_max_pool_grad_grad)
+# avg_pool_grad is linear in dy: its gradient is avg_pool's (TensorFlow's AvgPoolGradGrad)
+_avg_pool_grad = def_op(
+    "avg_pool_grad", lambda inputs, attrs: (attrs["input_shape"], float32),
+    grad=lambda dd, inputs, y, attrs: (run_op(_avg_pool, (dd,), {
+        k: attrs[k] for k in ("ksize", "strides", "pads")}),))
 _max_pool = def_op("max_pool", _pool_infer("max_pool"),
                    grad=lambda dy, inputs, y, attrs: (
                        run_op(_max_pool_grad, (inputs[0], dy), attrs),))
+# A trace's pooling whose gradient is also computed (autodiff/trace_rewrite.py
+# `record_pool_taps`): the forward writes each window's first maximum by MaxPoolGrad's
+# rule (in the kernel language's own int32 encoding: the tap ky * KW + kx on numpy and
+# GLSL, the image element's index on WGSL) next to the pooled values, in one launch
+# where the backend can, and the gradient routes dy by it instead of finding it again.
+# Not used eagerly (an eager max_pool cannot know whether a gradient will follow).
+def _taps_infer(inputs, attrs):
+    shape, dtype = _pool_infer("max_pool")(inputs, attrs)
+    return [(shape, dtype), (shape, int32)]
+
+
+_max_pool_taps = def_op("max_pool_taps", _taps_infer, num_outputs=None)
+_max_pool_grad_taps = def_op("max_pool_grad_taps",
+                             lambda inputs, attrs: (attrs["input_shape"], float32))
+# And (autodiff/trace_rewrite.py `fuse_conv_pools`) a conv2d, through its epilogue when
+# it has one (`program`, None without), whose result only such a pooling reads: one
+# kernel computes the convolution per window position and pools it (`conv_shape` the
+# convolution's result, never stored where the backend can; `ksize`, `pool_strides`,
+# `pool_pads`, `pooled_shape` the pooling's), giving max_pool_taps's two outputs.
+conv2d_pool = def_op("conv2d_pool", lambda inputs, attrs: [
+    (attrs["pooled_shape"], float32), (attrs["pooled_shape"], int32)], num_outputs=None)
 _avg_pool = def_op("avg_pool", _pool_infer("avg_pool"),
                    grad=lambda dy, inputs, y, attrs: (
                        run_op(_avg_pool_grad, (dy,), dict(attrs,

@@ -1,4 +1,4 @@
-"""GLSL kernels of convolution and pooling (NHWC images, HWIO filters).
+"""GLSL kernels of convolution (NHWC images, HWIO filters).
 
 Every program here shares one window geometry (window.glsl: image and grid
 shapes, window size, strides, dilations, top/left pads, all uniforms), so a
@@ -31,13 +31,7 @@ each fetched texel serve as many outputs as they can:
   real GPU has many fragments. The first pass writes [parts, filter] partial
   sums (for CO % 4 == 0 blocked into render targets like conv2d, each x value
   serving R dy texels), the second adds the parts.
-- max_pool and avg_pool (pool.frag) reduce the in-image positions of each
-  window only; max_pool_grad first records each window's first-maximum tap
-  (an int32 pass of pool.frag), then routes dy to it; where the windows tile
-  the image (Keras's default) and C % 4 == 0, each image texel just compares
-  its own tap with its one window's (pool_grad_tiles.frag: two fetches, no
-  loop). Finding the maximum once per window rather than once per image texel
-  (an earlier one-pass kernel) halved the time on SwiftShader.
+- pooling: glsl/pool.py.
 """
 
 import math
@@ -45,7 +39,7 @@ import math
 from ... import dtypes
 from ...resources import shader
 from ..base import kernel
-from ..layout import row_parts, windows_tile
+from ..layout import row_parts
 from . import epilogue as epilogues
 from .program import fill, head
 from .reduce import reduce_into
@@ -125,33 +119,34 @@ def conv2d_epilogue(b, x, w, *extras, program, strides, dilations, pads):
     _conv2d(b, x, w, strides, dilations, pads, (program, extras))
 
 
-def _conv2d(b, x, w, strides, dilations, pads, epilogue):
-    """conv2d into b.out; `epilogue`, when given, is (FusedProgram, its extra Args),
-    applied by the pass writing the output (ops/epilogue.py)."""
-    geometry = _geometry(x.shape, b.out.shape, w.shape[:2], strides, pads, dilations)
+def _conv2d(b, x, w, strides, dilations, pads, epilogue, out=None):
+    """conv2d into `out` (b.out by default); `epilogue`, when given, is (FusedProgram,
+    its extra Args), applied by the pass writing the output (ops/epilogue.py)."""
+    out = out or b.out
+    geometry = _geometry(x.shape, out.shape, w.shape[:2], strides, pads, dilations)
     cin, cout = x.shape[3], w.shape[3]
     if cout % 4:
-        fused = _epilogue(b, epilogue, 2)
+        fused = _epilogue(out, epilogue, 2)
 
         def source():
             return _source("conv2d.frag", ["float", "float"] + _types(fused), "float",
                            epilogue=epilogues.source(fused))
-        b.launch(("conv2d", fused and fused.key), source, b.out, [x, w] + _textures(fused),
+        b.launch(("conv2d", fused and fused.key), source, out, [x, w] + _textures(fused),
                  dict(geometry, **_uniforms(fused)))
         return
     cb = cout // 4
-    if cin == 1 and b.out.size >= BLOCK_MIN_OUTPUTS and b.backend.max_draw_buffers >= 4:
-        _conv2d_px(b, x, w, strides, dilations, geometry, epilogue)
+    if cin == 1 and out.size >= BLOCK_MIN_OUTPUTS and b.backend.max_draw_buffers >= 4:
+        _conv2d_px(b, x, w, strides, dilations, geometry, epilogue, out)
         return
     # blocking costs a second pass: worth it only for large outputs
     rows = 1
-    if b.out.size >= BLOCK_MIN_OUTPUTS:
+    if out.size >= BLOCK_MIN_OUTPUTS:
         rows = _block_rows(cout, b.backend.max_draw_buffers)
     blocks = cb // rows
-    targets = [b.out] if rows == 1 else [
-        b.temp((b.out.size // rows,), dtypes.float32) for _ in range(rows)]
+    targets = [out] if rows == 1 else [
+        b.temp((out.size // rows,), dtypes.float32) for _ in range(rows)]
     variant = "ci4" if cin % 4 == 0 else ("ci1" if cin == 1 else "cin")
-    fused = _epilogue(b, epilogue, 2 if rows == 1 else rows)
+    fused = _epilogue(out, epilogue, 2 if rows == 1 else rows)
     here = fused if rows == 1 else None  # the epilogue in this pass, or in the unblocking
 
     def source():
@@ -192,10 +187,10 @@ def _pixels_per_fragment(ow, kw, sx, dx, most, aligned):
     return min(range(4, most + 1), key=cost)
 
 
-def _conv2d_px(b, x, w, strides, dilations, geometry, epilogue):
+def _conv2d_px(b, x, w, strides, dilations, geometry, epilogue, out):
     """conv2d of one input channel (CO % 4 == 0), pixels blocked into render targets
     (conv2d_px_block.frag), then put in order (conv2d_px_unblock.frag)."""
-    n, oh, ow, cout = b.out.shape
+    n, oh, ow, cout = out.shape
     kw, sx, dx = w.shape[1], strides[1], dilations[1]
     # x rows (and, with these pads, each group's first value) start on texels
     aligned = x.shape[2] % 4 == 0 and geometry["uPad"][1] % 4 == 0
@@ -229,20 +224,20 @@ def _conv2d_px(b, x, w, strides, dilations, geometry, epilogue):
                        acc_decl="\n".join(f"  vec4 acc{p} = vec4(0);" for p in range(pixels)))
     b.launch(("conv2d_px_block", pixels, sx, kw, dx, aligned), source, targets, [x, w],
              dict(geometry, uGroups=groups, uXLast=(x.size + 3) // 4 - 1))
-    fused = _epilogue(b, epilogue, pixels)
+    fused = _epilogue(out, epilogue, pixels)
 
     def unblock_source():
         select = _select("p", pixels, "acc = texel{r}(i);")
         return fill("conv2d_px_unblock.frag", head=head(["float"] * pixels + _types(fused),
                                                           "float"),
                     P=pixels, select=select, epilogue=epilogues.source(fused))
-    b.launch(("conv2d_px_unblock", pixels, fused and fused.key), unblock_source, b.out,
+    b.launch(("conv2d_px_unblock", pixels, fused and fused.key), unblock_source, out,
              targets + _textures(fused),
-             dict(_uniforms(fused), uGrid=list(b.out.shape), uGroups=groups))
+             dict(_uniforms(fused), uGrid=list(out.shape), uGroups=groups))
 
 
-def _epilogue(b, epilogue, first):
-    return None if epilogue is None else epilogues.Epilogue(b.out, epilogue[1], epilogue[0],
+def _epilogue(out, epilogue, first):
+    return None if epilogue is None else epilogues.Epilogue(out, epilogue[1], epilogue[0],
                                                             first)
 
 
@@ -345,67 +340,3 @@ def _filter_blocked(b, x, dy, filter_shape, parts, geometry):
              dict(geometry, uBlocks=blocks))
     if not direct:
         _unblock(b, targets, cb, blocks, parts, k * blocks)
-
-
-# -- pooling ------------------------------------------------------------------------------
-
-_POOL = {  # op -> (result type, init, update, finish)
-    "max": ("${V}", "  ${V} acc = ${V}(-intBitsToFloat(0x7f7fffff));  // float32's lowest",
-            "      acc = pool_max(acc, v);", "  return acc;"),
-    "avg": ("${V}", "  ${V} acc = ${V}(0);", "      acc += v;", """\
-  int count = (ty.y - ty.x) * (tx.y - tx.x);
-  // a window wholly in the padding averages nothing: NaN, as 0 / 0 in numpy
-  return count > 0 ? acc / float(count) : ${V}(f_nan());"""),
-    # `at` starts at the first in-image tap, not tap 0, which `take` then takes whatever
-    # it holds, as TensorFlow's MaxPoolGrad does (not tap 0 in the padding: lost)
-    "argmax": ("${I}", "  ${V} best = ${V}(0);\n  ${I} at = ${I}(ty.x * uWin[1] + tx.x);",
-               "      take(best, at, v, ky * uWin[1] + kx);", "  return at;"),
-}
-
-
-def _pool(b, x, out, op, ksize, strides, pads):
-    vec = x.shape[3] % 4 == 0
-    out_type = "int" if op == "argmax" else "float"
-
-    def source():
-        v, i = ("vec4", "ivec4") if vec else ("float", "int")
-        r, init, update, finish = (s.replace("${V}", v).replace("${I}", i)
-                                   for s in _POOL[op])
-        return _source("pool.frag", ["float"], out_type, R=r, V=v, init=init, update=update,
-                       finish=finish, fetch="texel0(i >> 2)" if vec else "get0(i)",
-                       result=_lanes("pool", vec, "ivec4" if out_type == "int" else "vec4"),
-                       KH=ksize[0], KW=ksize[1])
-    # the window size is part of the program: loops of known length cost about 10% less
-    # GPU-process CPU time on SwiftShader (scripts/browser_cpu_time.py)
-    b.launch(("pool", op, vec, tuple(ksize)), source, out, [x],
-             _geometry(x.shape, out.shape, ksize, strides, pads))
-
-
-@kernel("max_pool", "glsl")
-def max_pool(b, x, ksize, strides, pads):
-    _pool(b, x, b.out, "max", ksize, strides, pads)
-
-
-@kernel("avg_pool", "glsl")
-def avg_pool(b, x, ksize, strides, pads):
-    _pool(b, x, b.out, "avg", ksize, strides, pads)
-
-
-@kernel("max_pool_grad", "glsl")
-def max_pool_grad(b, x, dy, ksize, strides, pads):
-    geometry = _geometry(x.shape, dy.shape, ksize, strides, pads)
-    at = b.temp(dy.shape, dtypes.int32)
-    _pool(b, x, at, "argmax", ksize, strides, pads)
-    if windows_tile(ksize, strides, pads) and x.shape[3] % 4 == 0:
-        def source():
-            return _source("pool_grad_tiles.frag", ["float", "int"], "float", KH=ksize[0],
-                           KW=ksize[1])
-        b.launch(("pool_grad_tiles", tuple(ksize)), source, b.out, [dy, at], geometry)
-        return
-    _window_grad(b, [dy, at], "max", x.shape[3] % 4 == 0, geometry)
-
-
-@kernel("avg_pool_grad", "glsl")
-def avg_pool_grad(b, dy, ksize, strides, pads, input_shape):
-    _window_grad(b, [dy], "avg", input_shape[3] % 4 == 0,
-                 _geometry(input_shape, dy.shape, ksize, strides, pads))

@@ -29,8 +29,10 @@ class Epilogue:
         self.uniforms = self.reads.uniforms
         self.key = ("epilogue", self.body, self.reads.key)
 
-    def source(self):
-        """GLSL defining `vec4 epilogue(vec4 acc)`, which needs `out_texel()`."""
+    def source(self, texel=False):
+        """GLSL defining `vec4 epilogue(vec4 acc)`, which needs `out_texel()`, or with
+        `texel`, `vec4 epilogue(vec4 acc, int t)` for texel t of the output (a pass
+        applying it to values it does not write: conv2d_pool)."""
         decls, loads = self.reads.source()
         n = len(self.textures)
         params = ", ".join(["float x0"] + [f"{e.type} x{k}" for k, e in
@@ -40,7 +42,8 @@ class Epilogue:
         return "\n".join([body_functions(self.body),
                           f"float epilogue_lane({params}) {{\n  return {self.body};\n}}",
                           decls,
-                          "vec4 epilogue(vec4 acc) {\n  int base = out_texel() << 2;",
+                          "vec4 epilogue(vec4 acc, int t) {\n  int base = t << 2;" if texel
+                          else "vec4 epilogue(vec4 acc) {\n  int base = out_texel() << 2;",
                           loads, f"  return vec4({lanes});\n}}"])
 
 

@@ -112,7 +112,8 @@ def functions(names, files=("math.glsl",), sources=()):
 def head(in_types, out_type, num_outputs=1):
     """Prelude, one sampler block per input storage type ("float[]", "int[]": a texture
     array, read by `texel{i}(t, layer)`), and the output declaration: `outValue`, or
-    `outValue0`.. for several render targets."""
+    `outValue0`.. for several render targets (`out_type` one type for all, or a list of
+    one per target)."""
     parts = [shader("glsl", "prelude.glsl")]
     for i, t in enumerate(in_types):
         if t.endswith("[]"):  # a texture array (PlanBuilder.temp with layers)
@@ -122,12 +123,12 @@ def head(in_types, out_type, num_outputs=1):
             continue
         parts.append(fill("sampler.glsl", i=i, T=t, T4=vec4_type(t),
                           S="isampler2D" if t == "int" else "sampler2D"))
-    t4 = vec4_type(out_type)
-    if num_outputs == 1:
-        outputs = f"layout(location = 0) out highp {t4} outValue;"
+    types = list(out_type) if isinstance(out_type, (list, tuple)) else [out_type] * num_outputs
+    if len(types) == 1:
+        outputs = f"layout(location = 0) out highp {vec4_type(types[0])} outValue;"
     else:
-        outputs = "\n".join(f"layout(location = {i}) out highp {t4} outValue{i};"
-                             for i in range(num_outputs))
+        outputs = "\n".join(f"layout(location = {i}) out highp {vec4_type(t)} outValue{i};"
+                             for i, t in enumerate(types))
     parts.append(fill("output.glsl", outputs=outputs))
     return "\n".join(parts)
 
@@ -253,9 +254,10 @@ class PlanBuilder:
         self.extra_outputs = []
 
     def output(self):
-        """Another output of out's shape and dtype (kernels with several outputs: the
-        backend's `execute_joint`), returned after `out` in the order made."""
-        arg = self.temp(self.out.shape, self.out.dtype)
+        """The next output, of its shape and dtype in `outs` (kernels with several
+        outputs: the backend's `execute_joint`), returned after `out` in the order made."""
+        shape, dtype = self.outs[1 + len(self.extra_outputs)]
+        arg = self.temp(shape, dtype)
         self.extra_outputs.append(-2 - arg.ref)
         return arg
 

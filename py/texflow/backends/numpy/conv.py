@@ -154,8 +154,13 @@ def max_pool_grad(k, x, dy, ksize, strides, pads):
         dx = _max_pool_grad_tiled(x, dy, tiles)
         if dx is not None:
             return dx
-    xp = _pad(x, pads, 0.0)
-    patches = _patches(xp, ksize, strides, (1, 1))
+    return _route_taps(_first_taps(x, ksize, strides, pads), dy, ksize, strides, pads,
+                       x.shape)
+
+
+def _first_taps(x, ksize, strides, pads):
+    """Each window's tap ky * kw + kx of its first maximum by MaxPoolGrad's rule (int32)."""
+    patches = _patches(_pad(x, pads, 0.0), ksize, strides, (1, 1))
     n, oh, ow, kh, kw, c = patches.shape
     inside = _pad(np.ones((1, x.shape[1], x.shape[2], 1), np.float32), pads)
     inside = _patches(inside, ksize, strides, (1, 1)) > 0
@@ -168,12 +173,30 @@ def max_pool_grad(k, x, dy, ksize, strides, pads):
                 take = inside[:, :, :, ky, kx] & ((first < 0) | (v > best))
                 np.copyto(best, v, where=take)
                 np.copyto(first, ky * kw + kx, where=take)
-    dxp = np.zeros(xp.shape, np.float32)
-    for ky in range(kh):
-        for kx in range(kw):
-            chosen = np.where(first == ky * kw + kx, dy, 0.0)
-            dxp[_window(ky, kx, (oh, ow), strides, (1, 1))] += chosen
-    return _unpad(dxp, pads, x.shape)
+    return first
+
+
+def _route_taps(first, dy, ksize, strides, pads, shape):
+    """dx of shape `shape`: each window's dy added at its tap `first`."""
+    n, h, w, c = shape
+    dxp = np.zeros((n, h + pads[0] + pads[1], w + pads[2] + pads[3], c), np.float32)
+    for ky in range(ksize[0]):
+        for kx in range(ksize[1]):
+            chosen = np.where(first == ky * ksize[1] + kx, dy, 0.0)
+            dxp[_window(ky, kx, dy.shape[1:3], strides, (1, 1))] += chosen
+    return _unpad(dxp, pads, shape)
+
+
+@kernel("max_pool_taps", "numpy")
+def max_pool_taps(k, x, ksize, strides, pads, output_index=None):
+    """max_pool and its windows' first-maximum taps (ops/conv.py `_max_pool_taps`)."""
+    results = (max_pool(k, x, ksize, strides, pads), _first_taps(x, ksize, strides, pads))
+    return results if output_index is None else results[output_index]
+
+
+@kernel("max_pool_grad_taps", "numpy")
+def max_pool_grad_taps(k, taps, dy, ksize, strides, pads, input_shape):
+    return _route_taps(taps, dy, ksize, strides, pads, tuple(input_shape))
 
 
 def _max_pool_grad_tiled(x, dy, tiles):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ... import dtypes
 from ..base import kernel, kernels_for
-from .conv import conv2d
+from .conv import conv2d, max_pool_taps
 from .fused import node_value
 from .matmul import matmul
 
@@ -42,6 +42,16 @@ def matmul_epilogue(k, a, b, *extras, program, transpose_a, transpose_b):
 def conv2d_epilogue(k, x, w, *extras, program, strides, dilations, pads):
     return apply(conv2d(k, x, w, strides=strides, dilations=dilations, pads=pads), extras,
                  program)
+
+
+@kernel("conv2d_pool", "numpy")
+def conv2d_pool(k, x, w, *extras, program, strides, dilations, pads, conv_shape, ksize,
+                pool_strides, pool_pads, pooled_shape, output_index=None):
+    """The convolution (through its epilogue), then max_pool_taps: eager's kernels."""
+    h = conv2d(k, x, w, strides=strides, dilations=dilations, pads=pads)
+    if program is not None:
+        h = apply(h, extras, program)
+    return max_pool_taps(k, h, ksize, pool_strides, pool_pads, output_index)
 
 
 def apply(acc, extras, program):

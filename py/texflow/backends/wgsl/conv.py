@@ -268,6 +268,37 @@ def max_pool_grad(k, *inputs, ksize, strides, pads):
     return k.recipe()
 
 
+@kernel("max_pool_taps", "wgsl")
+def max_pool_taps(k, x, ksize, strides, pads, output_index=None):
+    """The pooled values (output 0) and, as WGSL's max_pool_grad records them, the index
+    into x of each window's first maximum (output 1): two passes, as eagerly."""
+    out_hw = k.out_shape[1:3]
+    k.add(_pool_step("max", 0, k.out, x.shape, out_hw, ksize, strides, pads))
+    k.add(_pool_step("argmax", 0, k.out + 1, x.shape, out_hw, ksize, strides, pads))
+    return k.recipe()
+
+
+@kernel("conv2d_pool", "wgsl")
+def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize,
+                pool_strides, pool_pads, pooled_shape, output_index=None):
+    """The convolution (through its epilogue) into a temporary, then max_pool_taps's
+    two passes: eager's kernels."""
+    h = k.inline(conv2d, inputs, conv_shape, strides=strides, dilations=dilations,
+                 pads=pads, program=program)
+    k.add(_pool_step("max", h, k.out, conv_shape, pooled_shape[1:3], ksize, pool_strides,
+                     pool_pads))
+    k.add(_pool_step("argmax", h, k.out + 1, conv_shape, pooled_shape[1:3], ksize,
+                     pool_strides, pool_pads))
+    return k.recipe()
+
+
+@kernel("max_pool_grad_taps", "wgsl")
+def max_pool_grad_taps(k, taps, dy, ksize, strides, pads, input_shape):
+    k.add(_pool_grad_step("max", (1, 0), k.out, input_shape, dy.shape[1:3], ksize, strides,
+                          pads))
+    return k.recipe()
+
+
 @kernel("avg_pool_grad", "wgsl")
 def avg_pool_grad(k, *inputs, ksize, strides, pads, input_shape):
     dy = inputs[0]

@@ -116,11 +116,25 @@ class Builder:
     def temp(self, nbytes):
         """A new temporary buffer of `nbytes`; returns its table index."""
         self.temps.append(nbytes)
-        return self.out + len(self.temps)
+        # after every output (the runtime's table: inputs, outputs, temporaries)
+        return self.out + max(len(self.outs), 1) - 1 + len(self.temps)
 
     def add(self, step):
         self.steps.append(step)
         return step
+
+    def inline(self, fn, inputs, shape, **attrs):
+        """Adds the steps of kernel `fn` on this kernel's `inputs` (all of them, in
+        order), writing a new float32 temporary of `shape`; returns its table index (a
+        kernel made of others: the sub-kernel's table renumbered into this one)."""
+        recipe = fn(Builder(len(inputs), self.backend, [(shape, "float32")]), *inputs,
+                    **attrs)
+        out = self.temp(4 * size_of(shape))
+        table = list(range(len(inputs))) + [out] + [self.temp(n) for n in recipe.temps]
+        for step in recipe.steps:
+            self.add(Step(step.program, step.meta, step.groups,
+                          tuple(table[r] for r in step.refs), step.scalars))
+        return out
 
     def recipe(self, out_nbytes=None):
         """The Recipe of the steps added; each output `out_nbytes` long (by default
