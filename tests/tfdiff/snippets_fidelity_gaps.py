@@ -28,6 +28,25 @@ def pool(x, k, s, padding, fn=tf.nn.max_pool3d):
 inf, nan = np.inf, np.nan
 """
 _BOX = "np.array({}, np.float32).reshape(1, 2, 2, 2, 1)"
+# three orders of gradients of a pooling `fn` of x (nested tapes)
+_ORDERS = """
+def orders(x, fn):
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = fn(x)
+                w = tf.reshape(tf.range(1.0, 1.0 + float(tf.size(y))), tf.shape(y)) / 16
+                loss = tf.reduce_sum(y * y * w)
+            g = t1.gradient(loss, x)
+            second = tf.reduce_sum(g * g)
+        gg = t2.gradient(second, x)
+        third = tf.reduce_sum(gg * tf.reshape(tf.range(1.0, 1.0 + float(tf.size(gg))),
+                                              tf.shape(gg)))
+    return g, gg, t3.gradient(third, x)
+"""
 # runs(draw, global_seed): two eager calls, then a tf.function of the same draw: two calls,
 # a retrace (65 elements: the first 64 compared) called twice, the first trace again, and
 # a second tf.function of it called twice
@@ -104,6 +123,13 @@ with tf.GradientTape() as t3:
     third = tf.reduce_sum(gg * tf.reshape(tf.range(1.0, 1.0 + float(tf.size(gg))), tf.shape(gg)))
 (g, gg, t3.gradient(third, x))
 """,
+    "pool_higher_order/max2d": _VOL + _ORDERS + "x = vol((2, 5, 4, 3), 7)\n"
+                               "x = tf.concat([x, tf.ones([2, 5, 4, 1])], axis=3)  # ties\n"
+                               "(orders(x, lambda v: tf.nn.max_pool2d(v, 2, 1, 'SAME')), "
+                               "orders(x, lambda v: tf.nn.max_pool2d(v, 3, 2, 'VALID')))",
+    "pool_higher_order/avg": _VOL + _ORDERS + "(orders(vol((2, 5, 4, 3)), lambda v: "
+                             "tf.nn.avg_pool2d(v, 2, 1, 'SAME')), orders(vol((1, 3, 4, 5, 2)), "
+                             "lambda v: tf.nn.avg_pool3d(v, 2, [1, 2, 1], 'SAME')))",
     # -- arguments -------------------------------------------------------------------------
     "max_pool3d/ksize_forms": _VOL + "x = vol((1, 4, 4, 4, 2))\n"
                                      "(tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "

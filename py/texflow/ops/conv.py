@@ -168,8 +168,20 @@ def _pool_infer(name):
     return infer
 
 
-_max_pool_grad = def_op("max_pool_grad", lambda inputs, attrs: (inputs[0].shape, float32))
-_avg_pool_grad = def_op("avg_pool_grad", lambda inputs, attrs: (attrs["input_shape"], float32))
+def _max_pool_grad_grad(dd, inputs, y, attrs):
+    """max_pool_grad's gradient for dy, TensorFlow's MaxPoolGradGrad (ops/pool3d.py)."""
+    from .pool3d import max_pool_grad_grad
+    x = inputs[0]
+    return None, max_pool_grad_grad(x, run_op(_max_pool, (x,), attrs), dd, attrs)
+
+
+_max_pool_grad = def_op("max_pool_grad", lambda inputs, attrs: (inputs[0].shape, float32),
+                        grad=_max_pool_grad_grad)
+# avg_pool_grad is linear in dy: its gradient is avg_pool's (TensorFlow's AvgPoolGradGrad)
+_avg_pool_grad = def_op(
+    "avg_pool_grad", lambda inputs, attrs: (attrs["input_shape"], float32),
+    grad=lambda dd, inputs, y, attrs: (run_op(_avg_pool, (dd,), {
+        k: attrs[k] for k in ("ksize", "strides", "pads")}),))
 _max_pool = def_op("max_pool", _pool_infer("max_pool"),
                    grad=lambda dy, inputs, y, attrs: (
                        run_op(_max_pool_grad, (inputs[0], dy), attrs),))

@@ -27,7 +27,7 @@ would use packets of 4.
 """
 
 from ..dtypes import float32
-from ..engine.registry import def_op, export
+from ..engine.registry import def_op, export, get_op
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
 from .conv import _as_array, avg_pool, max_pool
@@ -60,6 +60,18 @@ _max_pool3d_grad = def_op(
         None, None, run_op(_max_pool3d_grad_grad, (inputs[0], inputs[1], dy), attrs)))
 _max_pool3d = def_op("max_pool3d", _infer, grad=lambda dy, inputs, y, attrs: (
     run_op(_max_pool3d_grad, (inputs[0], y, dy), attrs),))
+# 2-D max_pool_grad's gradient (ops/conv.py), MaxPoolGradGrad: the same rule, run by the 3-D
+# kernels on a one-plane view; its own gradient is 2-D MaxPoolGrad's, the first maximum
+_max_pool_grad_grad = def_op(
+    "max_pool_grad_grad", lambda inputs, attrs: (inputs[1].shape, float32),
+    grad=lambda dd, inputs, y, attrs: (
+        None, None, run_op(get_op("max_pool_grad"), (inputs[0], dd), attrs)))
+
+
+def max_pool_grad_grad(x, y, g, attrs):
+    """TensorFlow's MaxPoolGradGrad of NHWC `x` pooled to `y` (max_pool's attrs): each
+    pooled output takes `g` at the first in-image tap of its window equal to it."""
+    return run_op(_max_pool_grad_grad, (x, y, g), attrs)
 
 
 def _same_pads(n, k, s):

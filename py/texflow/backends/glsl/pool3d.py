@@ -34,3 +34,14 @@ def max_pool3d_grad_grad(b, x, y, g, ksize, strides, pads):
         return fill("pool3d_grad_grad.frag", head=head(["float"] * 3, "float"))
     b.launch(("pool3d_grad_grad",), source, b.out, [x, y, g],
              _geometry(x.shape, y.shape[1:4], ksize, strides, pads))
+
+
+@kernel("max_pool_grad_grad", "glsl")
+def max_pool_grad_grad(b, x, y, g, ksize, strides, pads):
+    """2-D MaxPoolGradGrad: the 3-D program on one-plane volumes (flat data is the same)."""
+    n, h, w, c = x.shape
+    def source():
+        return fill("pool3d_grad_grad.frag", head=head(["float"] * 3, "float"))
+    b.launch(("pool3d_grad_grad",), source, b.out, [x, y, g],
+             _geometry((n, 1, h, w, c), (1, *y.shape[1:3]), (1, *ksize), (1, *strides),
+                       (0, 0, *pads)))

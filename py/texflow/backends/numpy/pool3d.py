@@ -73,3 +73,11 @@ def max_pool3d_grad_grad(k, x, y, g, ksize, strides, pads):
         np.copyto(out, _tap(gp, offsets, strides, out_dhw), where=hit)
         found |= hit
     return out
+
+
+@kernel("max_pool_grad_grad", "numpy")
+def max_pool_grad_grad(k, x, y, g, ksize, strides, pads):
+    """2-D MaxPoolGradGrad: the 3-D kernel on one-plane volumes (pads top, bottom, left,
+    right)."""
+    return max_pool3d_grad_grad(k, x[:, None], y[:, None], g[:, None], (1, *ksize),
+                                (1, *strides), (0, 0, *pads))[:, 0]

@@ -44,3 +44,15 @@ def max_pool3d_grad_grad(k, x, y, g, ksize, strides, pads):
                                                         strides, pads), grid_for(total),
                (0, 1, 2, k.out)))
     return k.recipe()
+
+
+@kernel("max_pool_grad_grad", "wgsl")
+def max_pool_grad_grad(k, x, y, g, ksize, strides, pads):
+    """2-D MaxPoolGradGrad: the 3-D program on one-plane volumes (flat data is the same)."""
+    n, h, w, c = x.shape
+    total = size_of(y.shape)
+    k.add(Step(_program("pool3d_grad_grad", 3), _meta(total, (n, 1, h, w, c),
+                                                        (1, *y.shape[1:3]), (1, *ksize),
+                                                        (1, *strides), (0, 0, *pads)),
+               grid_for(total), (0, 1, 2, k.out)))
+    return k.recipe()
