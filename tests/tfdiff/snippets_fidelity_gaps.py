@@ -105,23 +105,10 @@ SNIPPETS = {
                                      "'SAME')",
     "max_pool3d/no_nan": _VOL + "pool(vol((2, 6, 5, 4, 3)), [3, 2, 2], [2, 2, 1], 'SAME')",
     # -- second and third order (MaxPool3DGradGrad: the first tap equal to the maximum) --
-    "max_pool3d/higher_order": _VOL + """
+    "max_pool3d/higher_order": _VOL + _ORDERS + """
 x = vol((1, 3, 4, 3, 2), 5)
 x = tf.concat([x, tf.ones([1, 3, 4, 3, 1]) * 2.0], axis=4)  # ties in the third channel
-with tf.GradientTape() as t3:
-    t3.watch(x)
-    with tf.GradientTape() as t2:
-        t2.watch(x)
-        with tf.GradientTape() as t1:
-            t1.watch(x)
-            y = tf.nn.max_pool3d(x, 2, [1, 2, 1], 'SAME')
-            w = tf.reshape(tf.range(1.0, 1.0 + float(tf.size(y))), tf.shape(y)) / 64
-            loss = tf.reduce_sum(y * y * w)
-        g = t1.gradient(loss, x)
-        second = tf.reduce_sum(g * g)
-    gg = t2.gradient(second, x)
-    third = tf.reduce_sum(gg * tf.reshape(tf.range(1.0, 1.0 + float(tf.size(gg))), tf.shape(gg)))
-(g, gg, t3.gradient(third, x))
+orders(x, lambda v: tf.nn.max_pool3d(v, 2, [1, 2, 1], 'SAME'))
 """,
     "pool_higher_order/max2d": _VOL + _ORDERS + "x = vol((2, 5, 4, 3), 7)\n"
                                "x = tf.concat([x, tf.ones([2, 5, 4, 1])], axis=3)  # ties\n"
