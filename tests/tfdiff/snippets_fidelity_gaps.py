@@ -214,6 +214,19 @@ orders(x, lambda v: tf.nn.max_pool3d(v, 2, [1, 2, 1], 'SAME'))
                                     "e1, e2 = tf.nn.dropout(X64, 0.5, seed=6), "
                                     "tf.nn.dropout(X64, 0.5, seed=6)\n"
                                     "(pattern([u1, u2, v1, v2]), pattern([d1, d2, e1, e2]))",
+    "seeds/other_ops": _SEEDS + """
+def calls(draw, arg):
+    tf.random.set_seed(7)
+    eager = [draw(arg), draw(arg)]
+    tf.random.set_seed(7)
+    f, g = tf.function(draw), tf.function(draw)
+    return pattern(eager + [f(arg), f(arg), g(arg), f(arg)])
+v = tf.constant(np.arange(64, dtype=np.float32))
+(calls(lambda x: tf.random.categorical(x, 16, seed=5), tf.zeros([4, 10])),
+ calls(lambda x: tf.random.shuffle(x, seed=5), v),
+ calls(lambda x: tf.random.truncated_normal([64], seed=5), v),
+ calls(lambda x: tf.random.uniform([64], 0, 1000, dtype=tf.int32, seed=5), v))
+""",
     "seeds/keras_dropout": _SEEDS + "layer = tf.keras.layers.Dropout(0.5, seed=5)\n"
                                     "f = tf.function(lambda x: layer(x, training=True))\n"
                                     "pattern([f(X64), f(X64), f(X65), layer(X64, "
