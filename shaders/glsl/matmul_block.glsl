@@ -16,9 +16,7 @@ ${b_setup}
 ${acc_decl}
   for (int k = 0; k < steps; k++) {
     float fk = float(k);
-${fetch_a}
-${fetch_b}
-${accumulate}
+${loop}
   }
 ${write}
 }

@@ -3,16 +3,14 @@
 // lowest. An output in one of Eigen's packets (8 consecutive elements from a multiple of
 // 8, all channels of one position, all in the array) takes a tap only when greater (NaN
 // never); any other takes a tap unless it is less (a NaN, then the tap after it).
-// params: total, N, D, H, W, C, OD, OH, OW, window (3), strides (3), pads before (3)
+// (params, geometry and at_output: backends/wgsl/pool3d.py)
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
   let total = params[0];
   if (i >= total) { return; }
-  let D = params[2]; let H = params[3]; let W = params[4]; let C = params[5];
-  let OD = params[6]; let OH = params[7]; let OW = params[8];
-  let c = i % C; let r1 = i / C; let ox = r1 % OW; let r2 = r1 / OW;
-  let oy = r2 % OH; let r3 = r2 / OH; let oz = r3 % OD; let n = r3 / OD;
+  ${geometry}
+  ${at_output}
   let start = (i / 8) * 8;
   let packet = start + 8 <= total && start % C + 8 <= C;
   let lowest = bitcast<f32>(0xff7fffffu);

@@ -2,13 +2,12 @@
 // position x (in0) gets the dy (in2) of every box covering it whose pooled value y (in1)
 // is within 1e-5 of x (|x - y| < 1e-5: inf and NaN never), added in TensorFlow's order,
 // the boxes' columns, rows and planes ascending (so taps descending).
-// params: total, N, D, H, W, C, OD, OH, OW, window (3), strides (3), pads before (3)
+// (params, geometry and at_output: backends/wgsl/pool3d.py)
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
   if (i >= params[0]) { return; }
-  let D = params[2]; let H = params[3]; let W = params[4]; let C = params[5];
-  let OD = params[6]; let OH = params[7]; let OW = params[8];
+  ${geometry}
   let sd = params[12]; let sh = params[13]; let sw = params[14];
   let c = i % C; let r1 = i / C; let x = r1 % W; let r2 = r1 / W;
   let y = r2 % H; let r3 = r2 / H; let z = r3 % D; let n = r3 / D;

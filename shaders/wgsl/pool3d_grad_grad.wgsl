@@ -2,15 +2,13 @@
 // each pooled output (y, in1) takes g (in2, the input's shape) at the first tap of its box
 // inside the volume, in (depth, row, column) order, whose x (in0) equals it; 0 where none
 // does (a NaN).
-// params: total, N, D, H, W, C, OD, OH, OW, window (3), strides (3), pads before (3)
+// (params, geometry and at_output: backends/wgsl/pool3d.py)
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
   if (i >= params[0]) { return; }
-  let D = params[2]; let H = params[3]; let W = params[4]; let C = params[5];
-  let OD = params[6]; let OH = params[7]; let OW = params[8];
-  let c = i % C; let r1 = i / C; let ox = r1 % OW; let r2 = r1 / OW;
-  let oy = r2 % OH; let r3 = r2 / OH; let oz = r3 % OD; let n = r3 / OD;
+  ${geometry}
+  ${at_output}
   let p = in1[i];
   var found = is_nan_f32(p);
   var result = 0.0;

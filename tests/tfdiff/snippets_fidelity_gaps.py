@@ -105,23 +105,10 @@ SNIPPETS = {
                                      "'SAME')",
     "max_pool3d/no_nan": _VOL + "pool(vol((2, 6, 5, 4, 3)), [3, 2, 2], [2, 2, 1], 'SAME')",
     # -- second and third order (MaxPool3DGradGrad: the first tap equal to the maximum) --
-    "max_pool3d/higher_order": _VOL + """
+    "max_pool3d/higher_order": _VOL + _ORDERS + """
 x = vol((1, 3, 4, 3, 2), 5)
 x = tf.concat([x, tf.ones([1, 3, 4, 3, 1]) * 2.0], axis=4)  # ties in the third channel
-with tf.GradientTape() as t3:
-    t3.watch(x)
-    with tf.GradientTape() as t2:
-        t2.watch(x)
-        with tf.GradientTape() as t1:
-            t1.watch(x)
-            y = tf.nn.max_pool3d(x, 2, [1, 2, 1], 'SAME')
-            w = tf.reshape(tf.range(1.0, 1.0 + float(tf.size(y))), tf.shape(y)) / 64
-            loss = tf.reduce_sum(y * y * w)
-        g = t1.gradient(loss, x)
-        second = tf.reduce_sum(g * g)
-    gg = t2.gradient(second, x)
-    third = tf.reduce_sum(gg * tf.reshape(tf.range(1.0, 1.0 + float(tf.size(gg))), tf.shape(gg)))
-(g, gg, t3.gradient(third, x))
+orders(x, lambda v: tf.nn.max_pool3d(v, 2, [1, 2, 1], 'SAME'))
 """,
     "pool_higher_order/max2d": _VOL + _ORDERS + "x = vol((2, 5, 4, 3), 7)\n"
                                "x = tf.concat([x, tf.ones([2, 5, 4, 1])], axis=3)  # ties\n"
@@ -227,6 +214,19 @@ with tf.GradientTape() as t3:
                                     "e1, e2 = tf.nn.dropout(X64, 0.5, seed=6), "
                                     "tf.nn.dropout(X64, 0.5, seed=6)\n"
                                     "(pattern([u1, u2, v1, v2]), pattern([d1, d2, e1, e2]))",
+    "seeds/other_ops": _SEEDS + """
+def calls(draw, arg):
+    tf.random.set_seed(7)
+    eager = [draw(arg), draw(arg)]
+    tf.random.set_seed(7)
+    f, g = tf.function(draw), tf.function(draw)
+    return pattern(eager + [f(arg), f(arg), g(arg), f(arg)])
+v = tf.constant(np.arange(64, dtype=np.float32))
+(calls(lambda x: tf.random.categorical(x, 16, seed=5), tf.zeros([4, 10])),
+ calls(lambda x: tf.random.shuffle(x, seed=5), v),
+ calls(lambda x: tf.random.truncated_normal([64], seed=5), v),
+ calls(lambda x: tf.random.uniform([64], 0, 1000, dtype=tf.int32, seed=5), v))
+""",
     "seeds/keras_dropout": _SEEDS + "layer = tf.keras.layers.Dropout(0.5, seed=5)\n"
                                     "f = tf.function(lambda x: layer(x, training=True))\n"
                                     "pattern([f(X64), f(X64), f(X65), layer(X64, "

@@ -242,11 +242,20 @@ def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilo
                        "  float tb = float((off.y + kr.x * uN + j) >> 2);")
             fetch_b = [f"    {t4} b{c} = fetchB(tb + {c}.0 * nb);" for c in range(4)]
             fetch_b.append("    tb += 4.0 * nb;")
-            acc = [f"    c{r} += " + " + ".join(f"{a} * b{q}" for q, a in enumerate(lane)) + ";"
+            # one k at a time (a product and a sum each, no temporaries: 4% less CPU
+            # for x^T dh than summing the four products first, the same for x @ W1)
+            acc = ["    " + " ".join(f"c{r} += {a} * b{q};" for q, a in enumerate(lane))
                    for r, lane in enumerate(lanes)]
+        # B's texels first, then each A texel (group) just before the rows it feeds:
+        # SwiftShader keeps a vec4 in 4 SIMD registers, so the fewer fetched values live
+        # at once the fewer spills (5-7% less GPU-process CPU than fetching all first)
+        groups, a_tail = fetch_a
+        per = rows // len(groups)
+        loop = fetch_b + [line for g, lines in enumerate(groups)
+                          for line in lines + acc[g * per:(g + 1) * per]] + a_tail
         body = fill("matmul_block.glsl", R=rows, a_setup=a_setup, b_setup=b_setup,
                     acc_decl="\n".join(f"  {t4} c{r} = {t4}(0);" for r in range(rows)),
-                    fetch_a=fetch_a, fetch_b="\n".join(fetch_b), accumulate="\n".join(acc),
+                    loop="\n".join(loop),
                     write="\n".join(f"  outValue{r} = c{r};" for r in range(rows)))
         return _source(in_types, t, rank, chunks > 1, body, rows)
     b.launch(("matmul_block", rows, transpose_a, transpose_b, in_types, t, rank, chunks > 1),
@@ -269,13 +278,14 @@ def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilo
 
 def _rows_a(rows, t4):
     """GLSL fetching the A texels (four k of one row each) of a block's `rows` rows:
-    setup, loop body, and per row the four k's values (lanes)."""
+    setup, the loop's fetches (per group of rows, then what follows them) and per row
+    the four k's values (lanes)."""
     # rows past M (a last partial block) read row M - 1: valid memory, results unused
     setup = [f"  float ta{r} = float((off.x + min(i0 + {r}, uM - 1) * uK + kr.x) >> 2);"
              for r in range(rows)]
-    fetch = [f"    {t4} a{r} = fetchA(ta{r} + fk);" for r in range(rows)]
+    fetch = [[f"    {t4} a{r} = fetchA(ta{r} + fk);"] for r in range(rows)]
     lanes = [[f"a{r}.{c}" for c in "xyzw"] for r in range(rows)]
-    return "\n".join(setup), "\n".join(fetch), lanes
+    return "\n".join(setup), (fetch, []), lanes
 
 
 def _transposed_a(rows, t4):
@@ -286,7 +296,8 @@ def _transposed_a(rows, t4):
     setup = ["  float mt = float(uM >> 2);"]
     setup += [f"  float ta{g} = float((off.x + kr.x * uM + min(i0 + {4 * g}, uM - 4)) >> 2);"
               for g in groups]
-    fetch = [f"    {t4} a{q}{g} = fetchA(ta{g} + {q}.0 * mt);" for q in range(4) for g in groups]
-    fetch += [f"    ta{g} += 4.0 * mt;" for g in groups]
+    fetch = [[f"    {t4} a{q}{g} = fetchA(ta{g} + {q}.0 * mt);" for q in range(4)]
+             for g in groups]
+    tail = [f"    ta{g} += 4.0 * mt;" for g in groups]
     lanes = [[f"a{q}{r // 4}.{'xyzw'[r % 4]}" for q in range(4)] for r in range(rows)]
-    return "\n".join(setup), "\n".join(fetch), lanes
+    return "\n".join(setup), (fetch, tail), lanes

@@ -7,41 +7,35 @@ from ..base import kernel
 from .program import fill, head
 
 
-def _geometry(x_shape, out_dhw, ksize, strides, pads):
-    return {"uImage": list(x_shape), "uGrid": list(out_dhw), "uWin": list(ksize),
-            "uStride": list(strides), "uPad": [pads[0], pads[2], pads[4]]}
+def _launch(b, name, inputs, x_shape, out_dhw, ksize, strides, pads):
+    """One launch of shaders/glsl/<name>.frag over `inputs`: volume `x_shape` (NDHWC),
+    pooled planes, rows and columns `out_dhw`, boxes `ksize` at `strides`, `pads`
+    (before and after, per axis)."""
+    def source():
+        return fill(f"{name}.frag", head=head(["float"] * len(inputs), "float"))
+    b.launch((name,), source, b.out, list(inputs),
+             {"uImage": list(x_shape), "uGrid": list(out_dhw), "uWin": list(ksize),
+              "uStride": list(strides), "uPad": [pads[0], pads[2], pads[4]]})
 
 
 @kernel("max_pool3d", "glsl")
 def max_pool3d(b, x, ksize, strides, pads):
-    def source():
-        return fill("pool3d.frag", head=head(["float"], "float"))
-    b.launch(("pool3d",), source, b.out, [x],
-             _geometry(x.shape, b.out_shape[1:4], ksize, strides, pads))
+    _launch(b, "pool3d", [x], x.shape, b.out_shape[1:4], ksize, strides, pads)
 
 
 @kernel("max_pool3d_grad", "glsl")
 def max_pool3d_grad(b, x, y, dy, ksize, strides, pads):
-    def source():
-        return fill("pool3d_grad.frag", head=head(["float"] * 3, "float"))
-    b.launch(("pool3d_grad",), source, b.out, [x, y, dy],
-             _geometry(x.shape, y.shape[1:4], ksize, strides, pads))
+    _launch(b, "pool3d_grad", [x, y, dy], x.shape, y.shape[1:4], ksize, strides, pads)
 
 
 @kernel("max_pool3d_grad_grad", "glsl")
 def max_pool3d_grad_grad(b, x, y, g, ksize, strides, pads):
-    def source():
-        return fill("pool3d_grad_grad.frag", head=head(["float"] * 3, "float"))
-    b.launch(("pool3d_grad_grad",), source, b.out, [x, y, g],
-             _geometry(x.shape, y.shape[1:4], ksize, strides, pads))
+    _launch(b, "pool3d_grad_grad", [x, y, g], x.shape, y.shape[1:4], ksize, strides, pads)
 
 
 @kernel("max_pool_grad_grad", "glsl")
 def max_pool_grad_grad(b, x, y, g, ksize, strides, pads):
     """2-D MaxPoolGradGrad: the 3-D program on one-plane volumes (flat data is the same)."""
     n, h, w, c = x.shape
-    def source():
-        return fill("pool3d_grad_grad.frag", head=head(["float"] * 3, "float"))
-    b.launch(("pool3d_grad_grad",), source, b.out, [x, y, g],
-             _geometry((n, 1, h, w, c), (1, *y.shape[1:3]), (1, *ksize), (1, *strides),
-                       (0, 0, *pads)))
+    _launch(b, "pool3d_grad_grad", [x, y, g], (n, 1, h, w, c), (1, *y.shape[1:3]),
+            (1, *ksize), (1, *strides), (0, 0, *pads))
