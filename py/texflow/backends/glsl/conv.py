@@ -86,9 +86,9 @@ def _select(index, count, body):
                      for r in range(count))
 
 
-def _unblock(b, targets, cb, blocks, parts=1, part_step=0, epilogue=None):
+def _unblock(b, targets, cb, blocks, parts=1, part_step=0, epilogue=None, out=None):
     """Records conv2d_unblock.frag: the blocked targets' texels, summed over `parts`,
-    into the output in order (through Epilogue `epilogue`)."""
+    into `out` (b.out by default) in order (through Epilogue `epilogue`)."""
     rows = len(targets)
     extra = [] if epilogue is None else epilogue.textures
 
@@ -102,7 +102,8 @@ def _unblock(b, targets, cb, blocks, parts=1, part_step=0, epilogue=None):
         return fill("conv2d_unblock.frag", head=head(["float"] * rows + [e.type for e in extra],
                                                      "float"),
                     select=select, epilogue=epilogues.source(epilogue))
-    b.launch(("conv2d_unblock", rows, parts == 1, epilogue and epilogue.key), source, b.out,
+    b.launch(("conv2d_unblock", rows, parts == 1, epilogue and epilogue.key), source,
+             out or b.out,
              targets + extra, dict(epilogue.uniforms if epilogue else {}, uCb=cb,
                                    uBlocks=blocks, uParts=parts, uPartStep=part_step))
 
@@ -171,7 +172,7 @@ def _conv2d(b, x, w, strides, dilations, pads, epilogue, out=None):
     b.launch(("conv2d_block", rows, variant, here and here.key), source, targets,
              [x, w] + _textures(here), dict(geometry, uBlocks=blocks, **_uniforms(here)))
     if rows > 1:
-        _unblock(b, targets, cb, blocks, epilogue=fused)
+        _unblock(b, targets, cb, blocks, epilogue=fused, out=out)
 
 
 def _pixels_per_fragment(ow, kw, sx, dx, most, aligned):
