@@ -14,9 +14,6 @@ void main() {
 ${a_setup}
 ${b_setup}
 ${acc_decl}
-  for (int k = 0; k < steps; k++) {
-    float fk = float(k);
-${loop}
-  }
+${loops}
 ${write}
 }
