@@ -313,3 +313,40 @@ def test_convolution_and_its_pooling_run_as_one_kernel():
     finally:
         trace_rewrite.POOL_TAPS_LANGUAGES.clear()
         trace_rewrite.POOL_TAPS_LANGUAGES.update(languages)
+
+
+@each_backend
+def test_strided_convolutions_pooled_in_one_kernel():
+    """conv2d_pool with convolution strides (and padding) against eager (exactly)."""
+    from texflow.autodiff import trace_rewrite
+    from texflow.engine import context
+
+    rng = np.random.default_rng(26)
+    languages = set(trace_rewrite.POOL_TAPS_LANGUAGES)
+    trace_rewrite.POOL_TAPS_LANGUAGES.add(context.current().language)
+    try:
+        # (a dilated case, (36, 1, 2, "VALID"), passed too; left out: each case compiles
+        # its programs anew, about 10 s on SwiftShader)
+        for size, strides, dilations, padding in [(64, 2, 1, "SAME")]:
+            x, other = (tf.constant(rng.normal(size=(2, size, size, 1)).astype(np.float32))
+                        for _ in range(2))
+            k = tf.constant(rng.normal(size=(3, 3, 1, 8)).astype(np.float32))
+
+            def fn(x, k):
+                with tf.GradientTape() as tape:
+                    tape.watch(k)
+                    h = tf.nn.relu(tf.nn.conv2d(x, k, strides, padding, dilations=dilations))
+                    loss = tf.reduce_sum(tf.nn.max_pool2d(h, 2, 2, "VALID") ** 2)
+                return loss, tape.gradient(loss, k)
+            compiled = tf.function(fn)
+            compiled(other, k)
+            names = [s[1].name for s in compiled.get_concrete_function(x, k)._steps
+                     if s[0] == "op"]
+            assert "conv2d_pool" in names, (size, names)
+            got = [v.numpy() for v in compiled(x, k)]
+            want = [v.numpy() for v in fn(x, k)]
+            for g, w in zip(got, want):
+                assert np.array_equal(g, w), (size, strides, dilations, g, w)
+    finally:
+        trace_rewrite.POOL_TAPS_LANGUAGES.clear()
+        trace_rewrite.POOL_TAPS_LANGUAGES.update(languages)
