@@ -8,7 +8,7 @@ it computes (autodiff/trace_rewrite.py) is `max_pool_taps`: the pooled values an
 window's first-maximum tap (the image element's index) in one pass (pool_taps.wgsl),
 which `max_pool_grad_taps` routes dy by (per tile where the windows tile); and
 `conv2d_pool` pools a conv2d_direct.wgsl convolution in that pass, each pixel computed
-where the pooling reads it (conv2d_pixel.wgsl, conv2d_direct's sums in its order), so
+where the pooling reads it (conv2d_pool.wgsl, conv2d_direct's sums in its order), so
 the convolution's image is never written.
 """
 
@@ -126,8 +126,12 @@ _FOLD = """acc = select(acc, v, !nan(v) & (v > acc));
       best = select(best, v, take);
       at = select(at, {tap}, take);
       first = {b}(false);"""
-# conv2d_pool.wgsl: the most pixels of a window (accumulators) an invocation computes
-MAX_WINDOW_PIXELS = 16
+# conv2d_pool.wgsl: the most pixels (accumulators) and the most neighbouring windows of a
+# row an invocation computes (its loops cost per invocation on SwiftShader, shared by
+# more pixels: GPU-process CPU of the MNIST CNN's compiled step, 7 (of at most 8), 4 and
+# 1 windows of 2x2 in one page, 1506, 1600, 1627 ms per 3 steps)
+MAX_WINDOW_PIXELS = 32
+MAX_POOL_WINDOWS = 8
 _programs = {}
 
 
@@ -160,7 +164,7 @@ def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize
                 pool_strides, pool_pads, pooled_shape, output_index=None):
     """max_pool_taps of the convolution (through its epilogue): computed where the
     pooling reads it for conv2d_direct.wgsl's convolutions (windows of at most
-    MAX_WINDOW_PIXELS), else conv2d into a temporary first."""
+    MAX_WINDOW_PIXELS pixels), else conv2d into a temporary first."""
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
     if not direct(c, oc) or ksize[0] * ksize[1] > MAX_WINDOW_PIXELS:
@@ -171,17 +175,22 @@ def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize
         return k.recipe()
     epilogue = None if program is None else epilogue_of(program, extras, conv_shape)
     padded_rows = bool(pads[0] or pads[1])
-    key = ("conv2d_pool", tuple(ksize), padded_rows, epilogue and epilogue.key)
+    n, oh, ow, _ = pooled_shape
+    # windows per invocation: as many as allowed, in groups of about equal size
+    most = min(MAX_POOL_WINDOWS, MAX_WINDOW_PIXELS // (ksize[0] * ksize[1]))
+    g = -(-ow // -(-ow // most))
+    key = ("conv2d_pool", tuple(ksize), g, padded_rows, epilogue and epilogue.key)
     if key not in _programs:
         types = ["f32", "vec4<f32>"] + ([] if epilogue is None else epilogue.types)
         extra = "\n" + epilogues.source(epilogue, 23)  # after the 12 + 11 below
-        fields = _conv_pool_fields(ksize, padded_rows)
+        fields = _conv_pool_fields(ksize, g, padded_rows)
         _programs[key] = Program(key, len(types), 2, lambda: header(
             types, ["vec4<f32>", "vec4<i32>"], extra) + render(
                 "conv2d_pool.wgsl", builtins=GLOBAL_INDEX, index=global_index(),
                 nan=_NAN["vec4<f32>"], **fields))
-    total, meta = _taps_meta(conv_shape, pooled_shape[1:3], ksize, pool_strides, pool_pads,
-                             oc // 4)
+    total, meta = _taps_meta(conv_shape, (oh, -(-ow // g)), ksize, pool_strides,
+                             pool_pads, oc // 4)
+    meta[6] = ow
     meta += [*x.shape[1:3], c, kh, kw, *strides, *dilations, pads[0], pads[2]]
     meta += [] if epilogue is None else epilogue.meta
     refs = (0, 1, *([] if epilogue is None else epilogue.refs), k.out, k.out + 1)
@@ -189,22 +198,34 @@ def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize
     return k.recipe()
 
 
-def _conv_pool_fields(ksize, padded_rows):
-    """conv2d_pool.wgsl's generated lines for windows of `ksize`."""
-    rows, cols = range(ksize[0]), range(ksize[1])
+def _conv_pool_fields(ksize, windows, padded_rows):
+    """conv2d_pool.wgsl's generated lines for `windows` windows of `ksize` (column b of
+    window g is cx{g * KW + b})."""
+    rows, cols = range(ksize[0]), range(ksize[1] * windows)
     pixels = [(a, b) for a in rows for b in cols]
     add = "acc{0}_{1} + w * select(0.0, in0[(row{0} + xc{1}) * C + c], ok{1})"
     # a row of the padding: conv2d_direct skips it, so the sum must not change at all
     step = "acc{0}_{1} = select(acc{0}_{1}, " + add + ", ry{0});" if padded_rows else \
         "acc{0}_{1} = " + add + ";"
     fold = _FOLD.format(tap="4 * p + vec4<i32>(0, 1, 2, 3)", b="vec4<bool>")
+    pool = []
+    for g in range(windows):
+        pool += ["{", f"  let oxg = ox * {windows} + {g};",
+                 "  var acc = vec4<f32>(bitcast<f32>(0xff7fffffu));", "  var best = acc;",
+                 "  var at = vec4<i32>(-1);", "  var first = vec4<bool>(true);"]
+        for a, b in [(a, g * ksize[1] + j) for a in rows for j in range(ksize[1])]:
+            pool += [f"  if (cy{a} >= 0 && cy{a} < H && cx{b} >= 0 && cx{b} < W) {{",
+                     f"    let p = ((nb * H + cy{a}) * W + cx{b}) * CO4 + co;",
+                     f"    let v = epilogue4(acc{a}_{b}, p);", f"    {fold}", "  }"]
+        pool += ["  if (oxg < OW) {", "    let o = ((nb * OH + oy) * OW + oxg) * CO4 + co;",
+                 "    out0[o] = acc;", "    out1[o] = at;", "  }", "}"]
     return dict(
-        P=f"{ksize[0]}x{ksize[1]}",
+        G=windows, P=f"{ksize[0]}x{ksize[1]}",
         coords="\n  ".join(
             [f"let cy{a} = oy * psh - ppt + {a}; let qy{a} = clamp(cy{a}, 0, H - 1);"
              for a in rows] +
-            [f"let cx{b} = ox * psw - ppl + {b}; let qx{b} = clamp(cx{b}, 0, W - 1);"
-             for b in cols]),
+            [f"let cx{b} = (ox * {windows} + {b // ksize[1]}) * psw - ppl + "
+             f"{b % ksize[1]}; let qx{b} = clamp(cx{b}, 0, W - 1);" for b in cols]),
         acc_decl="\n  ".join(f"var acc{a}_{b} = vec4<f32>();" for a, b in pixels),
         rows="\n    ".join(f"let y{a} = qy{a} * sh - pt + ky * dh; let ry{a} = y{a} >= 0 && "
                             f"y{a} < IH; let row{a} = (nb * IH + clamp(y{a}, 0, IH - 1)) * IW;"
@@ -213,10 +234,7 @@ def _conv_pool_fields(ksize, padded_rows):
                                 f"&& x{b} < IW; let xc{b} = clamp(x{b}, 0, IW - 1);"
                                 for b in cols),
         accumulate="\n        ".join(step.format(a, b) for a, b in pixels),
-        pool="\n  ".join(
-            f"if (cy{a} >= 0 && cy{a} < H && cx{b} >= 0 && cx{b} < W) {{\n"
-            f"    let p = ((nb * H + cy{a}) * W + cx{b}) * CO4 + co;\n"
-            f"    let v = epilogue4(acc{a}_{b}, p);\n    {fold}\n  }}" for a, b in pixels))
+        pool="\n  ".join(pool))
 
 
 def _taps_grad_tiles(taps_shape, x_shape, ksize, dst):
