@@ -26,7 +26,7 @@ def _literal(value, t):
 def fused_elementwise(b, *args, program):
     shared = {j for j, n in enumerate(program.reads) if n > 1}
     if shared:  # computed once into locals, then the result from them
-        text, lets = _compose(program, _inputs(args), shared)
+        text, lets = compose(program, _inputs(args), shared)
         body = (tuple(lets), (text[-1],))
     else:
         body = tree_body(program, _inputs(args))
@@ -36,7 +36,7 @@ def fused_elementwise(b, *args, program):
 @kernel("fused_elementwise_multi", "glsl")
 def fused_elementwise_multi(b, *args, program, output_index=None):
     named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
-    text, lets = _compose(program, _inputs(args), named)
+    text, lets = compose(program, _inputs(args), named)
     outs = [b.out] + [b.output() for _ in program.outputs[1:]]
     per_launch = b.backend.max_draw_buffers  # at least 4 (WebGL2), as many as fusion makes
     for k in range(0, len(outs), per_launch):
@@ -52,10 +52,10 @@ def _inputs(args):
 def tree_body(program, inputs):
     """GLSL of FusedProgram `program`'s result: its nodes' bodies nested, each the body
     its op's own kernel uses. `inputs`: per input, (expression, GLSL type, dtype)."""
-    return _compose(program, inputs, ())[0][-1][1:-1]
+    return compose(program, inputs, ())[0][-1][1:-1]
 
 
-def _compose(program, inputs, named):
+def compose(program, inputs, named):
     """GLSL per node of `program` over `inputs` (as in `tree_body`), and the declarations
     of the `named` nodes (which the others then refer to by name)."""
     text, lets = [], []
