@@ -126,7 +126,8 @@ def test_product_folds_into_the_kernel_of_several_outputs_reading_it():
     rng = np.random.default_rng(11)
     cases = [("blocked", (64, 128), (64, 32)),   # GLSL: 8-row blocks, interleaving pass
              ("split_k", (4096, 16), (4096, 16)),  # GLSL: blocked, K in 6 chunks
-             ("small", (5, 6), (5, 10))]        # GLSL: the product, then the update
+             ("small", (5, 6), (5, 10)),        # GLSL: the product, then the update
+             ("transposed_c", (5, 8), (5, 10))]  # GLSL: C^T, read by the update by strides
     languages = set(fusion_epilogue.MULTI_EPILOGUE_LANGUAGES)
     fusion_epilogue.MULTI_EPILOGUE_LANGUAGES.add(context.current().language)
     try:

@@ -34,14 +34,17 @@ def fused_elementwise(b, *args, program):
 
 
 @kernel("fused_elementwise_multi", "glsl")
-def fused_elementwise_multi(b, *args, program, output_index=None):
+def fused_elementwise_multi(b, *args, program, output_index=None, strides=None):
+    """`strides`: per input, its strides over the output's shape or None (broadcast as
+    numpy does); for callers reading an input in another order (matmul.py)."""
     named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
     text, lets = compose(program, _inputs(args), named)
     outs = [b.out] + [b.output() for _ in program.outputs[1:]]
     per_launch = b.backend.max_draw_buffers  # at least 4 (WebGL2), as many as fusion makes
+    strides = strides or [None] * len(args)
     for k in range(0, len(outs), per_launch):
         results = tuple(text[j] for j in program.outputs[k:k + per_launch])
-        map_launch(b, outs[k:k + per_launch], [(a, a.type, None) for a in args],
+        map_launch(b, outs[k:k + per_launch], [(a, a.type, s) for a, s in zip(args, strides)],
                    (tuple(lets), results), "fused")
 
 

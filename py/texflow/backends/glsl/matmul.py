@@ -110,6 +110,15 @@ def matmul_epilogue_multi(b, x, y, *extras, program, transpose_a, transpose_b,
         outs = [b.out] + [b.output() for _ in program.outputs[1:]]
         _matmul(b, x, y, transpose_a, transpose_b, (program, extras), outs=outs)
         return
+    if transpose_a and n % 4 and m % 4 == 0:
+        # C^T = B^T A (as _matmul computes it), read by the kernel through strides: no
+        # transpose pass (the MLP's h^T dlogits into Adam's update of W2)
+        moved = b.temp(b.out.shape[:-2] + (n, m), b.out.dtype)
+        _matmul(b, y, x, not transpose_b, False, None, moved)
+        strides = [s * m * n for s in broadcast_strides(b.out.shape[:-2], b.out.shape[:-2])]
+        fused_elementwise_multi(b, moved, *extras, program=program,
+                                strides=[strides + [1, m]] + [None] * len(extras))
+        return
     product = b.temp(b.out.shape, b.out.dtype)
     _matmul(b, x, y, transpose_a, transpose_b, None, product)
     fused_elementwise_multi(b, product, *extras, program=program)
