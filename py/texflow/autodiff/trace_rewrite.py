@@ -158,13 +158,8 @@ def _broadcast(shapes):
     return tuple(out)
 
 
-def _op(step, name):
-    return step[0] == "op" and step[5] is None and step[1].name == name
-
-
-def hoist_pool_masks(steps, meta, out_slots, state_slots=()):
-    """`steps` with ReLU masks on non-overlapping max pooling gradients moved to the
-    pooled side (module docstring)."""
+def _readers_and_makers(steps):
+    """The steps reading each slot (in order) and the op step writing each slot."""
     readers, made_by = {}, {}
     for i, step in enumerate(steps):
         for k in step_reads(step):
@@ -172,6 +167,17 @@ def hoist_pool_masks(steps, meta, out_slots, state_slots=()):
         if step[0] == "op":
             for k in step[4]:
                 made_by[k] = i
+    return readers, made_by
+
+
+def _op(step, name):
+    return step[0] == "op" and step[5] is None and step[1].name == name
+
+
+def hoist_pool_masks(steps, meta, out_slots, state_slots=()):
+    """`steps` with ReLU masks on non-overlapping max pooling gradients moved to the
+    pooled side (module docstring)."""
+    readers, made_by = _readers_and_makers(steps)
     inserted, dropped = {}, set()
     # new slots after every slot of the trace (a Variable's saved value has no meta)
     last = [max([max(meta, default=-1)] + [k for s in steps for k in _slots(s)])]
@@ -269,13 +275,7 @@ def record_pool_taps(steps, meta, state_slots):
 def fuse_conv_pools(steps, meta, out_slots, state_slots):
     """`steps` with each convolution read only by a max_pool_taps step pooled in the
     same kernel (module docstring)."""
-    readers, made_by = {}, {}
-    for i, step in enumerate(steps):
-        for k in step_reads(step):
-            readers.setdefault(k, []).append(i)
-        if step[0] == "op":
-            for k in step[4]:
-                made_by[k] = i
+    readers, made_by = _readers_and_makers(steps)
     replaced, dropped = {}, set()
     for j, step in enumerate(steps):
         if not _op(step, "max_pool_taps"):
