@@ -119,7 +119,7 @@ json.dumps(out)
 
 HEAVY = ("conv2d", "conv2d_epilogue", "conv2d_backprop_filter", "conv2d_backprop_input",
          "max_pool", "max_pool_grad", "matmul", "matmul_epilogue",
-         # a compiled step's pooling (autodiff/trace_rewrite.py; WebGL)
+         # a compiled step's pooling (autodiff/trace_rewrite.py; WebGL and WebGPU)
          "max_pool_taps", "max_pool_grad_taps", "conv2d_pool")
 
 

@@ -35,9 +35,9 @@ whole step, so:
 - `fuse_conv_pools` (after epilogue fusion: autodiff/compiled.py): a `conv2d` or
   `conv2d_epilogue` whose result only such a `max_pool_taps` reads (neither returned,
   assigned nor read by host code: a ReLU's gradient mask moved to the pooled side
-  above, the gradient reading the taps) becomes one `conv2d_pool` step: on GLSL the
-  convolution's values are computed where the pooling reads them, in the sums'
-  order of the conv2d kernel, so its image is never written (numpy and WGSL run the
+  above, the gradient reading the taps) becomes one `conv2d_pool` step: on GLSL and
+  WGSL the convolution's values are computed where the pooling reads them, in the
+  sums' order of the conv2d kernel, so its image is never written (numpy runs the
   two kernels).
 - `drop_dead`: a step whose results nothing reads (an op or a view; not host code,
   not an assignment), and which the function does not return, is dropped, then
@@ -52,11 +52,12 @@ from ..engine.registry import get_op
 from ..engine.trace import step_reads
 from ..ops.fused import fusible
 
-# Kernel languages whose max_pool_grad finds each window's maximum in a pass of its own
-# (GLSL: an argmax pass, then one compare per image texel), so that recording it in the
-# forward launch saves that pass. WGSL's gradient of tiling windows is one pass reading
-# x anyway, and numpy's finds the maxima faster from x than from the taps.
-POOL_TAPS_LANGUAGES = {"glsl"}
+# Kernel languages that gain by recording the taps: GLSL's max_pool_grad finds each
+# window's maximum in a pass of its own (an argmax pass, then one compare per image
+# texel); WGSL's gradient of tiling windows is one pass reading x, but its conv2d_pool
+# never writes the convolution's image. numpy's finds the maxima faster from x than
+# from the taps.
+POOL_TAPS_LANGUAGES = {"glsl", "wgsl"}
 
 
 def rewrite(steps, meta, out_slots, state_slots):

@@ -1,12 +1,11 @@
-"""WGSL kernels of convolution and pooling (NHWC images, HWIO filters).
+"""WGSL kernels of convolution (NHWC images, HWIO filters; pooling: pool.py).
 
 conv2d is im2col (shaders/wgsl/im2col.wgsl) followed by the matmul kernels:
 the [N*OH*OW, KH*KW*C] patch matrix times the filter seen as [KH*KW*C, OC]
 gives the NHWC output directly, so convolutions run at matmul speed. Its
 gradients are matmuls too: the filter's is patches^T @ dy; the input's is
-dy @ filter^T, folded back onto the image by col2im.wgsl. Pooling and its
-gradients loop over windows (pool.wgsl, pool_grad.wgsl); every gradient sums
-in numpy's order (window offsets row-major).
+dy @ filter^T, folded back onto the image by col2im.wgsl. For few input channels
+(`_direct`) conv2d_direct.wgsl and conv2d_filter_direct.wgsl skip im2col.
 """
 
 from ..base import kernel
@@ -23,12 +22,16 @@ FILTER_PART = 512
 MAX_FILTER_PARTS = 256
 
 
-def _program(name, in_types, out_type, **fields):
+def cached_program(name, in_types, out_type, **fields):
+    """Shader `name` (the part before any `:`) with `fields` filled in, one Program per
+    name and fields; `out_type` a tuple for several outputs."""
     key = (name, tuple(sorted(fields.items())))
+    outs = out_type if isinstance(out_type, tuple) else (out_type,)
     if key not in _programs:
         shader = name.split(":")[0] + ".wgsl"
-        _programs[key] = Program(key, len(in_types), 1, lambda: header(in_types, [out_type]) + (
-            render(shader, builtins=GLOBAL_INDEX, index=global_index(), **fields)))
+        _programs[key] = Program(key, len(in_types), len(outs), lambda: header(
+            in_types, list(outs)) + render(shader, builtins=GLOBAL_INDEX,
+                                           index=global_index(), **fields))
     return _programs[key]
 
 
@@ -45,20 +48,20 @@ def _patches(k, x_ref, x_shape, window, out_hw, strides, dilations, pads):
     (kh, kw), (oh, ow) = window, out_hw
     rows, cols = n * oh * ow, kh * kw * c
     ref = k.temp(4 * rows * cols)
-    t, c_words = _channel_words(c)
+    t, c_words = channel_words(c)
     meta = [rows * kh * kw, c_words, kh * kw, kw, oh, ow, h, w, *strides, *dilations,
             pads[0], pads[2]]
-    k.add(Step(_program("im2col", [t], t, T=t, width=t), meta, grid_for(rows * kh * kw),
-               (x_ref, ref)))
+    k.add(Step(cached_program("im2col", [t], t, T=t, width=t), meta,
+               grid_for(rows * kh * kw), (x_ref, ref)))
     return ref
 
 
-def _channel_words(c):
+def channel_words(c):
     """(WGSL type, count) of the channel run of one pixel: vec4s when C allows."""
     return ("vec4<f32>", c // 4) if c % 4 == 0 else ("f32", c)
 
 
-def _direct(c, oc):
+def direct(c, oc):
     """Whether conv2d and its filter gradient skip im2col: few input channels (C % 4:
     scalar patch copies, a product K not a multiple of 4) into OC % 4 == 0."""
     return c % 4 != 0 and oc % 4 == 0
@@ -106,8 +109,8 @@ def _filter_direct(k, x_shape, dy_shape, filter_shape, strides, dilations, pads)
     dst = k.out if parts == 1 else k.temp(16 * total)
     meta = [total, co4, f, oh, ow, h, w, c, kw, *strides, *dilations, pads[0], pads[2], rows,
             per]
-    k.add(Step(_program("conv2d_filter_direct", ["f32", "vec4<f32>"], "vec4<f32>"), meta,
-               grid_for(total), (0, 1, dst)))
+    k.add(Step(cached_program("conv2d_filter_direct", ["f32", "vec4<f32>"], "vec4<f32>"),
+               meta, grid_for(total), (0, 1, dst)))
     if parts > 1:
         k.add(Step(sum_parts_program("f32"), [f * co4, parts], grid_for(f * co4),
                    (dst, k.out)))
@@ -119,7 +122,7 @@ def conv2d(k, *inputs, strides, dilations, pads, program=None):
     kh, kw, c, oc = w.shape
     rows, cols = size_of(k.out_shape[:3]), kh * kw * c
     epilogue = None if program is None else epilogue_of(program, extras, k.out_shape)
-    if _direct(c, oc):
+    if direct(c, oc):
         _conv_direct(k, x.shape, w.shape, k.out_shape, strides, dilations, pads, epilogue)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), k.out_shape[1:3], strides, dilations, pads)
@@ -137,7 +140,7 @@ def conv2d_backprop_filter(k, *inputs, strides, dilations, pads,
     x, dy = inputs
     kh, kw, c, oc = filter_shape
     rows, cols = size_of(dy.shape[:3]), kh * kw * c
-    if _direct(c, oc):
+    if direct(c, oc):
         _filter_direct(k, x.shape, dy.shape, filter_shape, strides, dilations, pads)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)
@@ -161,147 +164,10 @@ def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
                  Operand((cols, oc), "float32", 1), (rows, cols), "float32", transpose_b=True,
                  out_ref=dcols)
     if not pointwise:
-        t, c_words = _channel_words(c)
+        t, c_words = channel_words(c)
         total = n * h * wd * c_words
         meta = [total, h, wd, c_words, oh, ow, kh, kw, *strides, *dilations, pads[0],
                 pads[2], cols * c_words // c]
-        k.add(Step(_program("col2im", [t], t, T=t, width=t), meta, grid_for(total),
-                   (dcols, k.out)))
-    return k.recipe()
-
-
-# -- pooling -----------------------------------------------------------------------------
-
-# TensorFlow's max_pool starts each window at float32's lowest and takes a value only
-# when greater: NaN never wins, a window of -inf and NaN only gives the lowest
-_LOWEST = "bitcast<f32>(0xff7fffffu)"
-
-_POOLS = {  # the window's fold: initial value, update from element v at index `at`, result
-    "max": (_LOWEST, "if (!is_nan_f32(v) && v > acc) { acc = v; }", "acc"),
-    "avg": ("0.0", "acc = acc + v;", "acc / f32(count)"),
-    # for max_pool_grad, the index into x of TensorFlow's MaxPoolGrad's choice: the first
-    # in-image tap, then a strictly greater value (a NaN first stays: nothing is greater)
-    "argmax": ("0.0", "if (best < 0 || (!is_nan_f32(acc) && !is_nan_f32(v) && v > acc)) "
-                      "{ acc = v; best = at; }", "best"),
-}
-
-
-# max and avg over four channels at once (C % 4 == 0): the rules of _POOLS lane by lane
-_POOLS4 = {
-    "max": (f"vec4<f32>({_LOWEST})", "acc = select(acc, v, !nan(v) & (v > acc));", "acc"),
-    "avg": ("vec4<f32>()", "acc = acc + v;", "acc / f32(count)"),
-}
-
-
-def _pool_step(kind, src, dst, x_shape, out_hw, ksize, strides, pads):
-    n, h, w, c = x_shape
-    if kind in _POOLS4 and c % 4 == 0:
-        c //= 4
-        init, update, result = _POOLS4[kind]
-        program = _program(f"pool:{kind}4", ["vec4<f32>"], "vec4<f32>", what=kind,
-                           init=init, update=update, result=result, nan=_NAN["vec4<f32>"])
-    else:
-        init, update, result = _POOLS[kind]
-        program = _program(f"pool:{kind}", ["f32"], "i32" if kind == "argmax" else "f32",
-                           what=kind, init=init, update=update, result=result, nan="")
-    total = n * out_hw[0] * out_hw[1] * c
-    meta = [total, *out_hw, c, h, w, *ksize, *strides, pads[0], pads[2]]
-    return Step(program, meta, grid_for(total), (src, dst))
-
-
-def _pool_grad_step(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads):
-    if kind == "max":  # dy (in0) goes to where the window's first maximum (in1) was
-        in_types, contribution = ["f32", "i32"], "if (in1[o] == i) { acc = acc + in0[o]; }"
-    else:  # dy (in0) shared by the in-image positions of each window
-        in_types, contribution = ["f32"], (
-            "let y0 = oy * sh - pt; let x0 = ox * sw - pl;\n"
-            "      let cnt = (min(y0 + KH, H) - max(y0, 0)) * (min(x0 + KW, W) - max(x0, 0));\n"
-            "      acc = acc + in0[o] / f32(cnt);")
-    program = _program(f"pool_grad:{kind}", in_types, "f32", what=kind,
-                       contribution=contribution)
-    total = size_of(x_shape)
-    meta = [total, *x_shape[1:], *out_hw, *ksize, *strides, pads[0], pads[2]]
-    return Step(program, meta, grid_for(total), (*srcs, dst))
-
-
-def _pool_kernel(kind):
-    def plan(k, *inputs, ksize, strides, pads):
-        k.add(_pool_step(kind, 0, k.out, inputs[0].shape, k.out_shape[1:3], ksize, strides,
-                         pads))
-        return k.recipe()
-    kernel(f"{kind}_pool", "wgsl")(plan)
-
-
-_pool_kernel("max")
-_pool_kernel("avg")
-
-
-# NaN tests of pool_grad_tiles.wgsl's scalar and vec4 variants
-_NAN = {"f32": "fn nan(x: f32) -> bool { return is_nan_f32(x); }",
-        "vec4<f32>": "fn nan(x: vec4<f32>) -> vec4<bool> {\n"
-                     "  return (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) > "
-                     "vec4<u32>(0x7f800000u);\n}"}
-
-
-def _tiles_grad(x_shape, out_hw, ksize, dst):
-    """max_pool_grad in one pass where the windows tile the image (pool_grad_tiles.wgsl)."""
-    n, h, w, c = x_shape
-    t, words = _channel_words(c)
-    tiles = (-(-h // ksize[0]), -(-w // ksize[1]))
-    total = n * tiles[0] * tiles[1] * words
-    program = _program("pool_grad_tiles", [t, t], t, T=t, width=t, nan=_NAN[t],
-                       I="i32" if t == "f32" else "vec4<i32>")
-    meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *out_hw]
-    return Step(program, meta, grid_for(total), (0, 1, dst))
-
-
-@kernel("max_pool_grad", "wgsl")
-def max_pool_grad(k, *inputs, ksize, strides, pads):
-    x, dy = inputs
-    if windows_tile(ksize, strides, pads):
-        k.add(_tiles_grad(x.shape, dy.shape[1:3], ksize, k.out))
-        return k.recipe()
-    first = k.temp(4 * dy.size)
-    k.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
-    k.add(_pool_grad_step("max", (1, first), k.out, x.shape, dy.shape[1:3], ksize, strides,
-                          pads))
-    return k.recipe()
-
-
-@kernel("max_pool_taps", "wgsl")
-def max_pool_taps(k, x, ksize, strides, pads, output_index=None):
-    """The pooled values (output 0) and, as WGSL's max_pool_grad records them, the index
-    into x of each window's first maximum (output 1): two passes, as eagerly."""
-    out_hw = k.out_shape[1:3]
-    k.add(_pool_step("max", 0, k.out, x.shape, out_hw, ksize, strides, pads))
-    k.add(_pool_step("argmax", 0, k.out + 1, x.shape, out_hw, ksize, strides, pads))
-    return k.recipe()
-
-
-@kernel("conv2d_pool", "wgsl")
-def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize,
-                pool_strides, pool_pads, pooled_shape, output_index=None):
-    """The convolution (through its epilogue) into a temporary, then max_pool_taps's
-    two passes: eager's kernels."""
-    h = k.inline(conv2d, inputs, conv_shape, strides=strides, dilations=dilations,
-                 pads=pads, program=program)
-    k.add(_pool_step("max", h, k.out, conv_shape, pooled_shape[1:3], ksize, pool_strides,
-                     pool_pads))
-    k.add(_pool_step("argmax", h, k.out + 1, conv_shape, pooled_shape[1:3], ksize,
-                     pool_strides, pool_pads))
-    return k.recipe()
-
-
-@kernel("max_pool_grad_taps", "wgsl")
-def max_pool_grad_taps(k, taps, dy, ksize, strides, pads, input_shape):
-    k.add(_pool_grad_step("max", (1, 0), k.out, input_shape, dy.shape[1:3], ksize, strides,
-                          pads))
-    return k.recipe()
-
-
-@kernel("avg_pool_grad", "wgsl")
-def avg_pool_grad(k, *inputs, ksize, strides, pads, input_shape):
-    dy = inputs[0]
-    k.add(_pool_grad_step("avg", (0,), k.out, input_shape, dy.shape[1:3], ksize, strides,
-                          pads))
+        k.add(Step(cached_program("col2im", [t], t, T=t, width=t), meta,
+                   grid_for(total), (dcols, k.out)))
     return k.recipe()

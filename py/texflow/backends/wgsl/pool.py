@@ -1,0 +1,249 @@
+"""WGSL kernels of pooling over NHWC windows and, in a compiled step, of a convolution
+pooled where it is computed.
+
+Pooling and its gradients loop over windows (pool.wgsl, pool_grad.wgsl); every gradient
+sums in numpy's order (window offsets row-major); max_pool_grad of windows that tile
+the image is one pass per tile (pool_grad_tiles.wgsl). A trace's pooling whose gradient
+it computes (autodiff/trace_rewrite.py) is `max_pool_taps`: the pooled values and each
+window's first-maximum tap (the image element's index) in one pass (pool_taps.wgsl),
+which `max_pool_grad_taps` routes dy by (per tile where the windows tile); and
+`conv2d_pool` pools a conv2d_direct.wgsl convolution in that pass, each pixel computed
+where the pooling reads it (conv2d_pixel.wgsl, conv2d_direct's sums in its order), so
+the convolution's image is never written.
+"""
+
+from ..base import kernel
+from ..layout import windows_tile
+from . import epilogue as epilogues
+from .conv import cached_program as _program, channel_words, conv2d, direct
+from .matmul import epilogue_of
+from .program import GLOBAL_INDEX, Program, Step, global_index, grid_for, header, render, size_of
+
+# TensorFlow's max_pool starts each window at float32's lowest and takes a value only
+# when greater: NaN never wins, a window of -inf and NaN only gives the lowest
+_LOWEST = "bitcast<f32>(0xff7fffffu)"
+
+_POOLS = {  # the window's fold: initial value, update from element v at index `at`, result
+    "max": (_LOWEST, "if (!is_nan_f32(v) && v > acc) { acc = v; }", "acc"),
+    "avg": ("0.0", "acc = acc + v;", "acc / f32(count)"),
+    # for max_pool_grad, the index into x of TensorFlow's MaxPoolGrad's choice: the first
+    # in-image tap, then a strictly greater value (a NaN first stays: nothing is greater)
+    "argmax": ("0.0", "if (best < 0 || (!is_nan_f32(acc) && !is_nan_f32(v) && v > acc)) "
+                      "{ acc = v; best = at; }", "best"),
+}
+
+
+# max and avg over four channels at once (C % 4 == 0): the rules of _POOLS lane by lane
+_POOLS4 = {
+    "max": (f"vec4<f32>({_LOWEST})", "acc = select(acc, v, !nan(v) & (v > acc));", "acc"),
+    "avg": ("vec4<f32>()", "acc = acc + v;", "acc / f32(count)"),
+}
+
+
+def _pool_step(kind, src, dst, x_shape, out_hw, ksize, strides, pads):
+    n, h, w, c = x_shape
+    if kind in _POOLS4 and c % 4 == 0:
+        c //= 4
+        init, update, result = _POOLS4[kind]
+        program = _program(f"pool:{kind}4", ["vec4<f32>"], "vec4<f32>", what=kind,
+                           init=init, update=update, result=result, nan=_NAN["vec4<f32>"])
+    else:
+        init, update, result = _POOLS[kind]
+        program = _program(f"pool:{kind}", ["f32"], "i32" if kind == "argmax" else "f32",
+                           what=kind, init=init, update=update, result=result, nan="")
+    total = n * out_hw[0] * out_hw[1] * c
+    meta = [total, *out_hw, c, h, w, *ksize, *strides, pads[0], pads[2]]
+    return Step(program, meta, grid_for(total), (src, dst))
+
+
+def _pool_grad_step(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads):
+    if kind == "max":  # dy (in0) goes to where the window's first maximum (in1) was
+        in_types, contribution = ["f32", "i32"], "if (in1[o] == i) { acc = acc + in0[o]; }"
+    else:  # dy (in0) shared by the in-image positions of each window
+        in_types, contribution = ["f32"], (
+            "let y0 = oy * sh - pt; let x0 = ox * sw - pl;\n"
+            "      let cnt = (min(y0 + KH, H) - max(y0, 0)) * (min(x0 + KW, W) - max(x0, 0));\n"
+            "      acc = acc + in0[o] / f32(cnt);")
+    program = _program(f"pool_grad:{kind}", in_types, "f32", what=kind,
+                       contribution=contribution)
+    total = size_of(x_shape)
+    meta = [total, *x_shape[1:], *out_hw, *ksize, *strides, pads[0], pads[2]]
+    return Step(program, meta, grid_for(total), (*srcs, dst))
+
+
+def _pool_kernel(kind):
+    def plan(k, *inputs, ksize, strides, pads):
+        k.add(_pool_step(kind, 0, k.out, inputs[0].shape, k.out_shape[1:3], ksize, strides,
+                         pads))
+        return k.recipe()
+    kernel(f"{kind}_pool", "wgsl")(plan)
+
+
+_pool_kernel("max")
+_pool_kernel("avg")
+
+
+# NaN tests of pool_grad_tiles.wgsl's scalar and vec4 variants
+_NAN = {"f32": "fn nan(x: f32) -> bool { return is_nan_f32(x); }",
+        "vec4<f32>": "fn nan(x: vec4<f32>) -> vec4<bool> {\n"
+                     "  return (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) > "
+                     "vec4<u32>(0x7f800000u);\n}"}
+
+
+def _tiles_grad(x_shape, out_hw, ksize, dst):
+    """max_pool_grad in one pass where the windows tile the image (pool_grad_tiles.wgsl)."""
+    n, h, w, c = x_shape
+    t, words = channel_words(c)
+    tiles = (-(-h // ksize[0]), -(-w // ksize[1]))
+    total = n * tiles[0] * tiles[1] * words
+    program = _program("pool_grad_tiles", [t, t], t, T=t, width=t, nan=_NAN[t],
+                       I="i32" if t == "f32" else "vec4<i32>")
+    meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *out_hw]
+    return Step(program, meta, grid_for(total), (0, 1, dst))
+
+
+@kernel("max_pool_grad", "wgsl")
+def max_pool_grad(k, *inputs, ksize, strides, pads):
+    x, dy = inputs
+    if windows_tile(ksize, strides, pads):
+        k.add(_tiles_grad(x.shape, dy.shape[1:3], ksize, k.out))
+        return k.recipe()
+    first = k.temp(4 * dy.size)
+    k.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
+    k.add(_pool_grad_step("max", (1, first), k.out, x.shape, dy.shape[1:3], ksize, strides,
+                          pads))
+    return k.recipe()
+
+
+# per channel word type: the taps' type, the bool of `first`, and the image element
+# index of each lane of word {} (the scalar index a tap holds)
+_TAPS = {"f32": ("i32", "bool", "{}"),
+         "vec4<f32>": ("vec4<i32>", "vec4<bool>", "4 * {} + vec4<i32>(0, 1, 2, 3)")}
+# One value v (at word p) into the window's pooled value `acc` by max_pool's rule and its
+# tap `at` by MaxPoolGrad's (`best` the value there; `first` until a tap is taken)
+_FOLD = """acc = select(acc, v, !nan(v) & (v > acc));
+      let take = first | (!nan(best) & !nan(v) & (v > best));
+      best = select(best, v, take);
+      at = select(at, {tap}, take);
+      first = {b}(false);"""
+# conv2d_pool.wgsl: the most pixels of a window (accumulators) an invocation computes
+MAX_WINDOW_PIXELS = 16
+_programs = {}
+
+
+def _taps_meta(x_shape, out_hw, ksize, strides, pads, words):
+    n, h, w, _ = x_shape
+    total = n * out_hw[0] * out_hw[1] * words
+    return total, [total, *out_hw, words, h, w, *ksize, *strides, pads[0], pads[2]]
+
+
+def _taps_step(src, dsts, x_shape, out_hw, ksize, strides, pads):
+    """max_pool_taps in one pass (pool_taps.wgsl): vec4s of channels when C % 4 == 0."""
+    t, words = channel_words(x_shape[3])
+    i, b, tap = _TAPS[t]
+    program = _program("pool_taps", [t], (t, i), T=t, I=i, B=b, nan=_NAN[t],
+                       fold=_FOLD.format(tap=tap.format("p"), b=b))
+    total, meta = _taps_meta(x_shape, out_hw, ksize, strides, pads, words)
+    return Step(program, meta, grid_for(total), (src, *dsts))
+
+
+@kernel("max_pool_taps", "wgsl")
+def max_pool_taps(k, x, ksize, strides, pads, output_index=None):
+    """The pooled values (output 0) and the index into x of each window's first maximum
+    (output 1, as max_pool_grad_taps reads it) in one pass."""
+    k.add(_taps_step(0, (k.out, k.out + 1), x.shape, k.out_shape[1:3], ksize, strides, pads))
+    return k.recipe()
+
+
+@kernel("conv2d_pool", "wgsl")
+def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize,
+                pool_strides, pool_pads, pooled_shape, output_index=None):
+    """max_pool_taps of the convolution (through its epilogue): computed where the
+    pooling reads it for conv2d_direct.wgsl's convolutions (windows of at most
+    MAX_WINDOW_PIXELS), else conv2d into a temporary first."""
+    x, w, *extras = inputs
+    kh, kw, c, oc = w.shape
+    if not direct(c, oc) or ksize[0] * ksize[1] > MAX_WINDOW_PIXELS:
+        h = k.inline(conv2d, inputs, conv_shape, strides=strides, dilations=dilations,
+                     pads=pads, program=program)
+        k.add(_taps_step(h, (k.out, k.out + 1), conv_shape, pooled_shape[1:3], ksize,
+                         pool_strides, pool_pads))
+        return k.recipe()
+    epilogue = None if program is None else epilogue_of(program, extras, conv_shape)
+    padded_rows = bool(pads[0] or pads[1])
+    key = ("conv2d_pool", tuple(ksize), padded_rows, epilogue and epilogue.key)
+    if key not in _programs:
+        types = ["f32", "vec4<f32>"] + ([] if epilogue is None else epilogue.types)
+        extra = "\n" + epilogues.source(epilogue, 23)  # after the 12 + 11 below
+        fields = _conv_pool_fields(ksize, padded_rows)
+        _programs[key] = Program(key, len(types), 2, lambda: header(
+            types, ["vec4<f32>", "vec4<i32>"], extra) + render(
+                "conv2d_pool.wgsl", builtins=GLOBAL_INDEX, index=global_index(),
+                nan=_NAN["vec4<f32>"], **fields))
+    total, meta = _taps_meta(conv_shape, pooled_shape[1:3], ksize, pool_strides, pool_pads,
+                             oc // 4)
+    meta += [*x.shape[1:3], c, kh, kw, *strides, *dilations, pads[0], pads[2]]
+    meta += [] if epilogue is None else epilogue.meta
+    refs = (0, 1, *([] if epilogue is None else epilogue.refs), k.out, k.out + 1)
+    k.add(Step(_programs[key], meta, grid_for(total), refs))
+    return k.recipe()
+
+
+def _conv_pool_fields(ksize, padded_rows):
+    """conv2d_pool.wgsl's generated lines for windows of `ksize`."""
+    rows, cols = range(ksize[0]), range(ksize[1])
+    pixels = [(a, b) for a in rows for b in cols]
+    add = "acc{0}_{1} + w * select(0.0, in0[(row{0} + xc{1}) * C + c], ok{1})"
+    # a row of the padding: conv2d_direct skips it, so the sum must not change at all
+    step = "acc{0}_{1} = select(acc{0}_{1}, " + add + ", ry{0});" if padded_rows else \
+        "acc{0}_{1} = " + add + ";"
+    fold = _FOLD.format(tap="4 * p + vec4<i32>(0, 1, 2, 3)", b="vec4<bool>")
+    return dict(
+        P=f"{ksize[0]}x{ksize[1]}",
+        coords="\n  ".join(
+            [f"let cy{a} = oy * psh - ppt + {a}; let qy{a} = clamp(cy{a}, 0, H - 1);"
+             for a in rows] +
+            [f"let cx{b} = ox * psw - ppl + {b}; let qx{b} = clamp(cx{b}, 0, W - 1);"
+             for b in cols]),
+        acc_decl="\n  ".join(f"var acc{a}_{b} = vec4<f32>();" for a, b in pixels),
+        rows="\n    ".join(f"let y{a} = qy{a} * sh - pt + ky * dh; let ry{a} = y{a} >= 0 && "
+                            f"y{a} < IH; let row{a} = (nb * IH + clamp(y{a}, 0, IH - 1)) * IW;"
+                            for a in rows),
+        columns="\n      ".join(f"let x{b} = qx{b} * sw - pl + kx * dw; let ok{b} = x{b} >= 0 "
+                                f"&& x{b} < IW; let xc{b} = clamp(x{b}, 0, IW - 1);"
+                                for b in cols),
+        accumulate="\n        ".join(step.format(a, b) for a, b in pixels),
+        pool="\n  ".join(
+            f"if (cy{a} >= 0 && cy{a} < H && cx{b} >= 0 && cx{b} < W) {{\n"
+            f"    let p = ((nb * H + cy{a}) * W + cx{b}) * CO4 + co;\n"
+            f"    let v = epilogue4(acc{a}_{b}, p);\n    {fold}\n  }}" for a, b in pixels))
+
+
+def _taps_grad_tiles(taps_shape, x_shape, ksize, dst):
+    """max_pool_grad_taps in one pass where the windows tile the image."""
+    n, h, w, c = x_shape
+    t, words = channel_words(c)
+    tiles = (-(-h // ksize[0]), -(-w // ksize[1]))
+    total = n * tiles[0] * tiles[1] * words
+    program = _program("pool_grad_taps_tiles", [_TAPS[t][0], t], t, T=t,
+                       lanes=_TAPS[t][2].format("t"))
+    meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *taps_shape[1:3]]
+    return Step(program, meta, grid_for(total), (0, 1, dst))
+
+
+@kernel("max_pool_grad_taps", "wgsl")
+def max_pool_grad_taps(k, taps, dy, ksize, strides, pads, input_shape):
+    if windows_tile(ksize, strides, pads):
+        k.add(_taps_grad_tiles(taps.shape, input_shape, ksize, k.out))
+        return k.recipe()
+    k.add(_pool_grad_step("max", (1, 0), k.out, input_shape, dy.shape[1:3], ksize, strides,
+                          pads))
+    return k.recipe()
+
+
+@kernel("avg_pool_grad", "wgsl")
+def avg_pool_grad(k, *inputs, ksize, strides, pads, input_shape):
+    dy = inputs[0]
+    k.add(_pool_grad_step("avg", (0,), k.out, input_shape, dy.shape[1:3], ksize, strides,
+                          pads))
+    return k.recipe()
