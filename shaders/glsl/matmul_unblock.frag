@@ -24,5 +24,5 @@ void main() {
   int end = t + uChunks * step;
   ${T4} v;
 ${fetch}
-  outValue = epilogue(v);
+${store}
 }

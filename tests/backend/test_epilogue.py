@@ -106,3 +106,76 @@ def test_products_read_elsewhere_are_not_fused():
         assert "matmul" in kinds, (fn.__name__, kinds)
         for g, e in zip(*[r if isinstance(r, tuple) else (r,) for r in (got, fn(x, w))]):
             assert np.allclose(g.numpy(), e.numpy(), rtol=2e-6, atol=1e-6), fn.__name__
+
+
+def _adam_like(g, m, v, w):
+    m1 = m + (g - m) * 0.1
+    v1 = v + (g * g - v) * 0.001
+    return m1, v1, w - 0.01 * m1 / (np.sqrt(v1) + 1e-7)
+
+
+@each_backend
+def test_product_folds_into_the_kernel_of_several_outputs_reading_it():
+    """x^T d read only by an update of three Variables (one kernel of several outputs):
+    one matmul_epilogue_multi step (forced on every backend; made on GLSL, where the
+    blocked product's interleaving pass writes the update's outputs), results as eager
+    ones, a Variable the product reads after an assignment left alone."""
+    from texflow.autodiff import fusion_epilogue
+    from texflow.engine import context
+
+    rng = np.random.default_rng(11)
+    cases = [("blocked", (64, 128), (64, 32)),   # GLSL: 8-row blocks, interleaving pass
+             ("split_k", (4096, 16), (4096, 16)),  # GLSL: blocked, K in 6 chunks
+             ("small", (5, 6), (5, 10)),        # GLSL: the product, then the update
+             ("transposed_c", (5, 8), (5, 10))]  # GLSL: C^T, read by the update by strides
+    languages = set(fusion_epilogue.MULTI_EPILOGUE_LANGUAGES)
+    fusion_epilogue.MULTI_EPILOGUE_LANGUAGES.add(context.current().language)
+    try:
+        for name, xs, ds in cases:
+            x, d = (rng.normal(size=s).astype(np.float32) for s in (xs, ds))
+            init = [rng.normal(size=(xs[1], ds[1])).astype(np.float32) for _ in range(2)]
+            init.insert(1, rng.random((xs[1], ds[1])).astype(np.float32))  # v >= 0
+
+            def step(state, x, d):
+                m, v, w = state
+                g = tf.matmul(x, d, transpose_a=True)
+                m1, v1 = m + (g - m) * 0.1, v + (g * g - v) * 0.001
+                w.assign(w - 0.01 * m1 / (tf.sqrt(v1) + 1e-7))
+                m.assign(m1)
+                v.assign(v1)
+            eager_state, traced_state = ([tf.Variable(a) for a in init] for _ in range(2))
+            compiled = tf.function(lambda x, d: step(traced_state, x, d))
+            args = [tf.constant(a) for a in (x, d)]
+            oracle = [a.astype(np.float64) for a in init]
+            for _ in range(2):
+                step(eager_state, *args)
+                compiled(*args)
+                oracle = _adam_like(x.astype(np.float64).T @ d, *oracle)
+            names = [s[1].name for s in compiled.get_concrete_function(*args)._steps
+                     if s[0] == "op"]
+            assert names == ["matmul_epilogue_multi"], (name, names)
+            for e, t, o in zip(eager_state, traced_state, oracle):
+                assert np.allclose(t.numpy(), e.numpy(), rtol=1e-5, atol=1e-6), name
+                assert np.allclose(t.numpy(), o, rtol=1e-4, atol=1e-5), name
+        # left alone: the product reads a Variable assigned before the update
+        def reassigned(state, x):
+            w, m, v = state
+            g = tf.matmul(x, w, transpose_a=True)
+            w.assign(w * 2.0)
+            m.assign(m + g * 0.5)
+            v.assign(v + g * g)
+        init = [rng.normal(size=s).astype(np.float32) for s in ((5, 10), (6, 10), (6, 10))]
+        eager_state, traced_state = ([tf.Variable(a) for a in init] for _ in range(2))
+        x = tf.constant(rng.normal(size=(5, 6)).astype(np.float32))
+        compiled = tf.function(lambda x: reassigned(traced_state, x))
+        for _ in range(2):
+            reassigned(eager_state, x)
+            compiled(x)
+        names = [s[1].name for s in compiled.get_concrete_function(x)._steps
+                 if s[0] == "op"]
+        assert "fused_elementwise_multi" in names and "matmul" in names, names
+        for e, t in zip(eager_state, traced_state):
+            assert np.allclose(t.numpy(), e.numpy(), rtol=1e-5, atol=1e-6)
+    finally:
+        fusion_epilogue.MULTI_EPILOGUE_LANGUAGES.clear()
+        fusion_epilogue.MULTI_EPILOGUE_LANGUAGES.update(languages)

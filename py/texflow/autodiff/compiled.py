@@ -4,10 +4,12 @@ A trace (engine/trace.py) is a list of steps over numbered slots. Planning
 it once gives, per step, the slots whose values die there, so a replay frees
 every intermediate right after its last use (its GPU buffer or texture goes
 back to the pool and is reused by the next step that needs that size), and
-runs inside its own scope so that nothing else is left behind. Chains of
-elementwise ops are fused first (autodiff/fusion.py), then elementwise epilogues
+runs inside its own scope so that nothing else is left behind. Ops computed
+from constants alone run once (fusion_constants.py); chains of elementwise ops
+are fused first (autodiff/fusion.py), then elementwise epilogues
 into the matmul or conv2d feeding them (fusion_epilogue.py), then trees into
-kernels of several outputs (fusion.py `fuse_outputs`), then the trees left into the
+kernels of several outputs (fusion.py `fuse_outputs`; on WebGL a matmul into the
+one that reads it), then the trees left into the
 reductions reading them (fusion_prologue.py). Replaying calls the
 same kernels eager execution calls, so results are identical to eager ones.
 """
@@ -19,7 +21,8 @@ from ..engine import scope as scopes
 from ..engine.run import prepare, run_into
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
 from .fusion import fuse, fuse_outputs
-from .fusion_epilogue import fuse_epilogues
+from .fusion_constants import fold_constants
+from .fusion_epilogue import fuse_epilogues, fuse_multi_epilogues
 from .fusion_prologue import fuse_prologues
 from .replay import NotPrepared, build
 from .replay_host import build_host
@@ -57,12 +60,14 @@ class ConcreteFunction:
         self._unfused = list(tracer.steps)
         self._steps = self._unfused
         if FUSION[0]:
-            fusing = (rewrite(self._unfused, tracer.meta, out_slots, tracer.state_slots),
-                      tracer.meta, out_slots, tracer.state_slots)
+            rewritten = rewrite(self._unfused, tracer.meta, out_slots, tracer.state_slots)
             template.extend([None] * (max(tracer.meta, default=-1) + 1 - len(template)))
+            rewritten = fold_constants(rewritten, tracer.meta, out_slots, tracer.constant,
+                                       template, self._captured)
+            fusing = (rewritten, tracer.meta, out_slots, tracer.state_slots)
             self._steps = fuse(*fusing)
             for fusion_pass in (fuse_epilogues, fuse_conv_pools, fuse_outputs,
-                                fuse_prologues):
+                                fuse_multi_epilogues, fuse_prologues):
                 self._steps = fusion_pass(self._steps, *fusing[1:])
         self.num_steps = len(self._steps)
         self._free = _plan_frees(self._steps, out_slots, self._captured, tracer.num_args)

@@ -5,12 +5,14 @@ A product's final pass ends in `outValue = epilogue(acc);`. `Epilogue` writes th
 function for a FusedProgram: the tree's body from the same op bodies the
 elementwise kernels use (fused.py `tree_body`), its other arrays read per lane as
 `map_launch` reads inputs (elementwise.py `MapInputs`), bound after the pass's own
-textures; a pass without one gets the identity.
+textures; a pass without one gets the identity. A program of several outputs
+(matmul_epilogue_multi) gives `void epilogue(vec4 acc, out vec4 e0, ...)`, one result
+per render target of the pass.
 """
 
 from ... import dtypes
 from .elementwise import MapInputs, body_functions
-from .fused import tree_body
+from .fused import compose, tree_body
 
 
 class Epilogue:
@@ -23,8 +25,15 @@ class Epilogue:
 
     def __init__(self, out, extras, program, first):
         self.reads = MapInputs(out, [(e, e.type, None) for e in extras], first)
-        self.body = tree_body(program, [("x0", "float", dtypes.float32)] + [
-            (f"x{k}", e.type, e.dtype) for k, e in enumerate(extras, 1)])
+        inputs = [("x0", "float", dtypes.float32)] + [
+            (f"x{k}", e.type, e.dtype) for k, e in enumerate(extras, 1)]
+        self.outputs = len(program.outputs)
+        if self.outputs > 1:  # locals for shared nodes and outputs, then each output
+            named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
+            text, lets = compose(program, inputs, named)
+            self.body = (tuple(lets), tuple(text[j] for j in program.outputs))
+        else:
+            self.body = tree_body(program, inputs)
         self.textures = list(extras)
         self.uniforms = self.reads.uniforms
         self.key = ("epilogue", self.body, self.reads.key)
@@ -37,14 +46,39 @@ class Epilogue:
         n = len(self.textures)
         params = ", ".join(["float x0"] + [f"{e.type} x{k}" for k, e in
                                              enumerate(self.textures, 1)])
-        lanes = ", ".join("epilogue_lane({})".format(", ".join(
-            [f"acc.{c}"] + [f"v{i}.{c}" for i in range(n)])) for c in "xyzw")
+        args = [", ".join([f"acc.{c}"] + [f"v{i}.{c}" for i in range(n)]) for c in "xyzw"]
+        if self.outputs > 1:
+            return self._multi_source(params, args, decls, loads)
+        lanes = ", ".join(f"epilogue_lane({a})" for a in args)
         return "\n".join([body_functions(self.body),
                           f"float epilogue_lane({params}) {{\n  return {self.body};\n}}",
                           decls,
                           "vec4 epilogue(vec4 acc, int t) {\n  int base = t << 2;" if texel
                           else "vec4 epilogue(vec4 acc) {\n  int base = out_texel() << 2;",
                           loads, f"  return vec4({lanes});\n}}"])
+
+    def _multi_source(self, params, args, decls, loads):
+        lets, results = self.body
+        got = ", ".join(f"r{j}" for j in range(self.outputs))
+        lane = (f"void epilogue_lane({params}, "
+                + ", ".join(f"out float r{j}" for j in range(self.outputs)) + ") {\n"
+                + "".join(f"  {s}\n" for s in lets)
+                + "".join(f"  r{j} = {e};\n" for j, e in enumerate(results)) + "}")
+        store = [f"  {{ float {got}; epilogue_lane({a}, {got}); "
+                 + " ".join(f"e{j}.{c} = r{j};" for j in range(self.outputs)) + " }"
+                 for c, a in zip("xyzw", args)]
+        outs = ", ".join(f"out vec4 e{j}" for j in range(self.outputs))
+        return "\n".join([body_functions(" ".join((*lets, *results))), lane, decls,
+                          f"void epilogue(vec4 acc, {outs}) {{\n  int base = out_texel() << 2;",
+                          loads, *store, "}"])
+
+    def store(self, value):
+        """GLSL writing the pass's outputs from its texel `value` through the epilogue."""
+        if self.outputs == 1:
+            return f"  outValue = epilogue({value});"
+        names = ", ".join(f"e{j}" for j in range(self.outputs))
+        return (f"  vec4 {names};\n  epilogue({value}, {names});\n"
+                + "\n".join(f"  outValue{j} = e{j};" for j in range(self.outputs)))
 
 
 def source(epilogue, t4="vec4"):

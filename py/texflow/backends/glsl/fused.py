@@ -26,7 +26,7 @@ def _literal(value, t):
 def fused_elementwise(b, *args, program):
     shared = {j for j, n in enumerate(program.reads) if n > 1}
     if shared:  # computed once into locals, then the result from them
-        text, lets = _compose(program, _inputs(args), shared)
+        text, lets = compose(program, _inputs(args), shared)
         body = (tuple(lets), (text[-1],))
     else:
         body = tree_body(program, _inputs(args))
@@ -34,14 +34,17 @@ def fused_elementwise(b, *args, program):
 
 
 @kernel("fused_elementwise_multi", "glsl")
-def fused_elementwise_multi(b, *args, program, output_index=None):
+def fused_elementwise_multi(b, *args, program, output_index=None, strides=None):
+    """`strides`: per input, its strides over the output's shape or None (broadcast as
+    numpy does); for callers reading an input in another order (matmul.py)."""
     named = {j for j, n in enumerate(program.reads) if n > 1} | set(program.outputs)
-    text, lets = _compose(program, _inputs(args), named)
+    text, lets = compose(program, _inputs(args), named)
     outs = [b.out] + [b.output() for _ in program.outputs[1:]]
     per_launch = b.backend.max_draw_buffers  # at least 4 (WebGL2), as many as fusion makes
+    strides = strides or [None] * len(args)
     for k in range(0, len(outs), per_launch):
         results = tuple(text[j] for j in program.outputs[k:k + per_launch])
-        map_launch(b, outs[k:k + per_launch], [(a, a.type, None) for a in args],
+        map_launch(b, outs[k:k + per_launch], [(a, a.type, s) for a, s in zip(args, strides)],
                    (tuple(lets), results), "fused")
 
 
@@ -52,10 +55,10 @@ def _inputs(args):
 def tree_body(program, inputs):
     """GLSL of FusedProgram `program`'s result: its nodes' bodies nested, each the body
     its op's own kernel uses. `inputs`: per input, (expression, GLSL type, dtype)."""
-    return _compose(program, inputs, ())[0][-1][1:-1]
+    return compose(program, inputs, ())[0][-1][1:-1]
 
 
-def _compose(program, inputs, named):
+def compose(program, inputs, named):
     """GLSL per node of `program` over `inputs` (as in `tree_body`), and the declarations
     of the `named` nodes (which the others then refer to by name)."""
     text, lets = [], []

@@ -42,7 +42,7 @@ from ..base import kernel
 from ..layout import broadcast_strides, collapse
 from . import epilogue as epilogues
 from .elementwise import map_launch
-from .fused import tree_body
+from .fused import fused_elementwise_multi, tree_body
 from .movement import transpose_into
 from .program import fill, head, vec4_type
 from .reduce import reduce_into
@@ -99,9 +99,42 @@ def matmul_epilogue(b, x, y, *extras, program, transpose_a, transpose_b):
     _matmul(b, x, y, transpose_a, transpose_b, (program, extras))
 
 
-def _matmul(b, x, y, transpose_a, transpose_b, epilogue, out=None):
+@kernel("matmul_epilogue_multi", "glsl")
+def matmul_epilogue_multi(b, x, y, *extras, program, transpose_a, transpose_b,
+                          output_index=None):
+    """A blocked product's interleaving pass computes the program's outputs, one render
+    target each; other paths write C into a temporary for fused_elementwise_multi."""
+    m, n = b.out.shape[-2:]
+    k = x.shape[-1] if not transpose_a else x.shape[-2]
+    if _blocks(b, x, y, b.out, m, n, k) and len(program.outputs) <= b.backend.max_draw_buffers:
+        outs = [b.out] + [b.output() for _ in program.outputs[1:]]
+        _matmul(b, x, y, transpose_a, transpose_b, (program, extras), outs=outs)
+        return
+    if transpose_a and n % 4 and m % 4 == 0:
+        # C^T = B^T A (as _matmul computes it), read by the kernel through strides: no
+        # transpose pass (the MLP's h^T dlogits into Adam's update of W2)
+        moved = b.temp(b.out.shape[:-2] + (n, m), b.out.dtype)
+        _matmul(b, y, x, not transpose_b, False, None, moved)
+        strides = [s * m * n for s in broadcast_strides(b.out.shape[:-2], b.out.shape[:-2])]
+        fused_elementwise_multi(b, moved, *extras, program=program,
+                                strides=[strides + [1, m]] + [None] * len(extras))
+        return
+    product = b.temp(b.out.shape, b.out.dtype)
+    _matmul(b, x, y, transpose_a, transpose_b, None, product)
+    fused_elementwise_multi(b, product, *extras, program=program)
+
+
+def _blocks(b, x, y, out, m, n, k):
+    """Whether C = x @ y takes the blocked path (module docstring)."""
+    return (k % 4 == 0 and n % 4 == 0 and m >= b.backend.max_draw_buffers
+            and m * n * k >= BLOCK_MIN_MACS
+            and max(x.size, y.size, out.size) < FLOAT_INDEX_LIMIT)
+
+
+def _matmul(b, x, y, transpose_a, transpose_b, epilogue, out=None, outs=None):
     """C = x @ y into `out` (b.out); `epilogue`, when given, is (FusedProgram, its extra
-    Args), applied by the pass writing C (ops/epilogue.py)."""
+    Args), applied by the pass writing C (ops/epilogue.py); `outs`: the Args of an
+    epilogue of several outputs (the blocked path only)."""
     out = b.out if out is None else out
     m, n = out.shape[-2:]
     k = x.shape[-1] if not transpose_a else x.shape[-2]
@@ -118,8 +151,7 @@ def _matmul(b, x, y, transpose_a, transpose_b, epilogue, out=None):
     rows = b.backend.max_draw_buffers
     # (its texel indices are floats: exact below 2^24 texels; its partial products are
     # no larger than C, or a few thousand elements when K is split)
-    blocked = (fast and m >= rows and m * n * k >= BLOCK_MIN_MACS
-               and max(x.size, y.size, out.size) < FLOAT_INDEX_LIMIT)
+    blocked = _blocks(b, x, y, out, m, n, k)
     # With B along rows, each k adds one A value per row times a B texel; against B^T
     # the dot products would need A's four k of a row in one vector.
     in_place = (blocked and transpose_a and not transpose_b and m % 4 == 0
@@ -147,7 +179,7 @@ def _matmul(b, x, y, transpose_a, transpose_b, epilogue, out=None):
     if blocked:
         chunks, kc = split_k(nb * -(-m // rows) * n // 4, k, (rows + 4) / 4, 4)
         uniforms.update(uChunks=chunks, uKc=kc)
-        _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms,
+        _blocked(b, outs or out, x, y, transpose_a, transpose_b, rows, rank, uniforms,
                  _epilogue(b, epilogue, 1))
         return
     if strided:
@@ -221,7 +253,10 @@ def _source(in_types, t, rank, split, body, num_outputs=1):
 
 def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilogue):
     """C in blocks of `rows` x 4 into `rows` render targets (per K chunk), then
-    interleaved (and the chunks added up, and Epilogue `epilogue` applied)."""
+    interleaved (and the chunks added up, and Epilogue `epilogue` applied; `out` a list
+    of Args for one of several outputs)."""
+    outs = out if isinstance(out, list) else [out]
+    out = outs[0]
     m, n = out.shape[-2:]
     mb = -(-m // rows)
     chunks = uniforms["uChunks"]
@@ -269,15 +304,17 @@ def _blocked(b, out, x, y, transpose_a, transpose_b, rows, rank, uniforms, epilo
         fetch = ("  v = texel0(t, r);\n  for (t += step; t < end; t += step) v += texel0(t, r);"
                  if chunks > 1 else "  v = texel0(t, r);")
         textures = [] if epilogue is None else [e.type for e in epilogue.textures]
-        return fill("matmul_unblock.frag", head=head([t + "[]"] + textures, t), R=rows,
-                    T4=t4, fetch=fetch, epilogue=epilogues.source(epilogue, t4))
+        store = "  outValue = v;" if epilogue is None else epilogue.store("v")
+        return fill("matmul_unblock.frag", head=head([t + "[]"] + textures, t, len(outs)),
+                    R=rows, T4=t4, fetch=fetch, store=store,
+                    epilogue="" if epilogue is None else epilogue.source())
     uniforms = {"uM": m, "uN": n, "uMb": mb, "uChunks": chunks}
     extra, ep_key = [], None
     if epilogue is not None:
         extra, ep_key = epilogue.textures, epilogue.key
         uniforms.update(epilogue.uniforms)
-    b.launch(("matmul_unblock", rows, t, chunks > 1, ep_key), unblock_source, out,
-             [parts] + extra, uniforms)
+    b.launch(("matmul_unblock", rows, t, chunks > 1, ep_key), unblock_source,
+             outs if len(outs) > 1 else out, [parts] + extra, uniforms)
 
 
 def _loops(body):

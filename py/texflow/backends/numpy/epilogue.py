@@ -14,7 +14,7 @@ import numpy as np
 from ... import dtypes
 from ..base import kernel, kernels_for
 from .conv import conv2d, max_pool_taps
-from .fused import node_value
+from .fused import fused_elementwise_multi, node_value
 from .matmul import matmul
 
 _F32, _BOOL = np.dtype(np.float32), np.dtype(np.bool_)
@@ -36,6 +36,15 @@ _IN_PLACE = {
 def matmul_epilogue(k, a, b, *extras, program, transpose_a, transpose_b):
     return apply(matmul(k, a, b, transpose_a=transpose_a, transpose_b=transpose_b), extras,
                  program)
+
+
+@kernel("matmul_epilogue_multi", "numpy")
+def matmul_epilogue_multi(k, a, b, *extras, program, transpose_a, transpose_b,
+                          output_index=None):
+    """The product, then the kernel of several outputs: eager's kernels."""
+    product = matmul(k, a, b, transpose_a=transpose_a, transpose_b=transpose_b)
+    return fused_elementwise_multi(k, product, *extras, program=program,
+                                   output_index=output_index)
 
 
 @kernel("conv2d_epilogue", "numpy")

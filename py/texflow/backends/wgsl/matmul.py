@@ -28,6 +28,7 @@ from ..base import kernel
 from ..layout import broadcast_strides, collapse, pow2_at_least
 from . import epilogue as epilogues
 from . import matmul_blocked as blocked
+from .fused import fused_elementwise_multi
 from .movement import transpose_step
 from .program import (GLOBAL_INDEX, STORAGE, Program, Step, dot_strides,
                       global_index, grid_for, header, render, size_of, unravel)
@@ -359,6 +360,18 @@ def matmul_epilogue(k, *inputs, program, transpose_a, transpose_b):
     matmul_steps(k.backend, k, Operand(a.shape, a.dtype, 0), Operand(b.shape, b.dtype, 1),
                  k.out_shape, k.out_dtype, transpose_a, transpose_b,
                  epilogue=epilogue_of(program, extras, k.out_shape))
+    return k.recipe()
+
+
+@kernel("matmul_epilogue_multi", "wgsl")
+def matmul_epilogue_multi(k, *inputs, program, transpose_a, transpose_b, output_index=None):
+    """The product into a temporary, then the kernel of several outputs reading it:
+    eager's kernels (autodiff/fusion_epilogue.py makes this op on GLSL only)."""
+    a, b, *extras = inputs
+    product = k.inline(matmul, [a, b], k.out_shape, transpose_a=transpose_a,
+                       transpose_b=transpose_b)
+    k.inline_outputs(fused_elementwise_multi, [Operand(k.out_shape, k.out_dtype, 0), *extras],
+                     [product] + list(range(2, 2 + len(extras))), program=program)
     return k.recipe()
 
 

@@ -130,11 +130,21 @@ class Builder:
         recipe = fn(Builder(len(inputs), self.backend, [(shape, "float32")]), *inputs,
                     **attrs)
         out = self.temp(4 * size_of(shape))
-        table = list(range(len(inputs))) + [out] + [self.temp(n) for n in recipe.temps]
+        self._renumbered(recipe, list(range(len(inputs))) + [out])
+        return out
+
+    def inline_outputs(self, fn, inputs, refs, **attrs):
+        """Adds the steps of kernel `fn` on `inputs` (each with `shape` and `dtype`), which
+        lie at table indices `refs` (a temporary among them), writing this kernel's
+        outputs."""
+        recipe = fn(Builder(len(inputs), self.backend, self.outs), *inputs, **attrs)
+        self._renumbered(recipe, list(refs) + [self.out + j for j in range(len(self.outs))])
+
+    def _renumbered(self, recipe, table):
+        table = table + [self.temp(n) for n in recipe.temps]
         for step in recipe.steps:
             self.add(Step(step.program, step.meta, step.groups,
                           tuple(table[r] for r in step.refs), step.scalars))
-        return out
 
     def recipe(self, out_nbytes=None):
         """The Recipe of the steps added; each output `out_nbytes` long (by default
