@@ -284,7 +284,7 @@ class _WorkerTrace:
             tracer = types.SimpleNamespace(
                 name=p["name"], num_args=p["num_args"], num_slots=p["num_slots"],
                 meta=p["meta"], state_slots=p["state_slots"], steps=self._steps,
-                captures=captures)
+                captures=captures, constant=set(p["constants"]))
             self._concrete = ConcreteFunction(p["name"], tracer, p["outputs"], [], None)
         self._host[:] = host
         result = self._concrete._replay(args)
