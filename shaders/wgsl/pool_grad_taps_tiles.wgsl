@@ -6,13 +6,7 @@
 fn main(${builtins}) {
   ${index}
   if (i >= params[0]) { return; }
-  let C = params[1]; let TW = params[2]; let TH = params[3]; let H = params[4];
-  let W = params[5]; let KH = params[6]; let KW = params[7]; let OH = params[8];
-  let OW = params[9];
-  let c = i % C; let r1 = i / C; let tx = r1 % TW; let r2 = r1 / TW;
-  let ty = r2 % TH; let nb = r2 / TH;
-  let y0 = ty * KH; let x0 = tx * KW;
-  let ny = min(KH, H - y0); let nx = min(KW, W - x0);
+  ${tile}
   let window = ty < OH && tx < OW;
   let o = ((nb * OH + min(ty, OH - 1)) * OW + min(tx, OW - 1)) * C + c;
   let tap = in0[o];

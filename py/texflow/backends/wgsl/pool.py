@@ -90,16 +90,34 @@ _NAN = {"f32": "fn nan(x: f32) -> bool { return is_nan_f32(x); }",
                      "vec4<u32>(0x7f800000u);\n}"}
 
 
-def _tiles_grad(x_shape, out_hw, ksize, dst):
-    """max_pool_grad in one pass where the windows tile the image (pool_grad_tiles.wgsl)."""
+# the params of the two gradients by tiles (total, C words, tiles along W and H, H, W,
+# window, the pooled H and W) and a tile's position and extent in the image
+_TILE = ("let C = params[1]; let TW = params[2]; let TH = params[3]; let H = params[4];\n"
+         "  let W = params[5]; let KH = params[6]; let KW = params[7]; let OH = params[8];\n"
+         "  let OW = params[9];\n"
+         "  let c = i % C; let r1 = i / C; let tx = r1 % TW; let r2 = r1 / TW;\n"
+         "  let ty = r2 % TH; let nb = r2 / TH;\n"
+         "  let y0 = ty * KH; let x0 = tx * KW;\n"
+         "  let ny = min(KH, H - y0); let nx = min(KW, W - x0);")
+
+
+def _tiles_step(name, x_shape, out_hw, ksize, dst, fields):
+    """One dispatch of `name` (a gradient by tiles, _TILE) over image `x_shape` (NHWC);
+    `fields(t)`: its input types and shader fields for channel words of type `t`."""
     n, h, w, c = x_shape
     t, words = channel_words(c)
     tiles = (-(-h // ksize[0]), -(-w // ksize[1]))
     total = n * tiles[0] * tiles[1] * words
-    program = _program("pool_grad_tiles", [t, t], t, T=t, width=t, nan=_NAN[t],
-                       I="i32" if t == "f32" else "vec4<i32>")
+    in_types, more = fields(t)
+    program = _program(name, in_types, t, T=t, tile=_TILE, **more)
     meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *out_hw]
     return Step(program, meta, grid_for(total), (0, 1, dst))
+
+
+def _tiles_grad(x_shape, out_hw, ksize, dst):
+    """max_pool_grad in one pass where the windows tile the image (pool_grad_tiles.wgsl)."""
+    return _tiles_step("pool_grad_tiles", x_shape, out_hw, ksize, dst, lambda t: (
+        [t, t], dict(width=t, nan=_NAN[t], I="i32" if t == "f32" else "vec4<i32>")))
 
 
 @kernel("max_pool_grad", "wgsl")
@@ -239,14 +257,8 @@ def _conv_pool_fields(ksize, windows, padded_rows):
 
 def _taps_grad_tiles(taps_shape, x_shape, ksize, dst):
     """max_pool_grad_taps in one pass where the windows tile the image."""
-    n, h, w, c = x_shape
-    t, words = channel_words(c)
-    tiles = (-(-h // ksize[0]), -(-w // ksize[1]))
-    total = n * tiles[0] * tiles[1] * words
-    program = _program("pool_grad_taps_tiles", [_TAPS[t][0], t], t, T=t,
-                       lanes=_TAPS[t][2].format("t"))
-    meta = [total, words, tiles[1], tiles[0], h, w, *ksize, *taps_shape[1:3]]
-    return Step(program, meta, grid_for(total), (0, 1, dst))
+    return _tiles_step("pool_grad_taps_tiles", x_shape, taps_shape[1:3], ksize, dst,
+                       lambda t: ([_TAPS[t][0], t], dict(lanes=_TAPS[t][2].format("t"))))
 
 
 @kernel("max_pool_grad_taps", "wgsl")
