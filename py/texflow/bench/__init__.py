@@ -102,6 +102,35 @@ def _print_numpy(results, out):
         out.append(f"| {case} | {_fmt(mine)} | {_fmt(ref)} | {ratio:5.2f}x | {target} |")
 
 
+def _native_wgpu(quick, out):
+    """The browser tables' cases on the wgpu backend against the numpy backend, both
+    native, in one process: what the same WGSL kernels do on this machine's adapter
+    (named in the title: a GPU, or a CPU rasterizer such as llvmpipe)."""
+    import asyncio
+
+    import texflow as tf
+    from ..backends.wgpu import _adapter
+
+    if "wgpu" not in tf.available_backends():
+        out.append("")
+        out.append("(backend wgpu is not available here: its native table skipped)")
+        return
+    info = _adapter().info
+    print("[bench] texflow wgpu and numpy natively ...", file=sys.stderr, flush=True)
+    mine = asyncio.run(cases.measure_texflow("wgpu", quick))
+    ref = asyncio.run(cases.measure_texflow("numpy", quick))
+    out.append("")
+    out.append(f"texflow wgpu backend vs texflow numpy backend, native; adapter "
+               f"{info['device']} ({info['adapter_type']}, {info['backend_type']}) "
+               f"(ms, readback included; speed-up = numpy / wgpu)")
+    out.append("")
+    out.append("| case | texflow wgpu | texflow numpy | speed-up |")
+    out.append("|---|---:|---:|---:|")
+    for case, ms in mine.items():
+        speedup = ref[case] / ms if ms else float("inf")
+        out.append(f"| {case} | {_fmt(ms)} | {_fmt(ref[case])} | {speedup:6.2f}x |")
+
+
 def _print_fit(title, reference, rows, target, out):
     """A table of the `fit` cases: rows {case: (texflow ms, reference ms)}."""
     need, label = target
@@ -165,6 +194,7 @@ def main(args):
            f"{platform.python_implementation()} {platform.python_version()}"]
     if "ops" in wanted:
         _print_numpy(cases.measure_numpy_native(args.quick), out)
+        _native_wgpu(args.quick, out)
     if "fit" in wanted:
         _native_fit(args, out)
     if "compiled" in wanted:
