@@ -54,6 +54,8 @@ class GradientTape:
         self._originals = {}  # id -> the array viewed (the reference keeps ids unique)
         # (op, input ids, input views, attrs, output ids, output views, inputs watched)
         self._entries = []
+        # id of an inner tape's view -> (the id it stands for here, the view): see _recorded
+        self._aliases = {}
         self._recording = False
         self._used = False
 
@@ -85,17 +87,23 @@ class GradientTape:
             return True
         return (self.watch_accessed_variables and isinstance(x, Variable) and x.trainable)
 
+    def _key(self, x):
+        """The id under which this tape knows `x` (an inner tape's view: its original's)."""
+        alias = self._aliases.get(id(x)) if self._aliases else None
+        return id(x) if alias is None else alias[0]
+
     def _record(self, op, inputs, attrs, result):
         if op.grad is None:
             return
-        if not any(isinstance(x, NDArray) and self._is_watched(x) for x in inputs):
+        in_ids = tuple(self._key(x) if isinstance(x, NDArray) else None for x in inputs)
+        needs = tuple(k is not None and (k in self._watched or self._is_watched(x))
+                      for k, x in zip(in_ids, inputs))
+        if not any(needs):
             return
         outputs = result if isinstance(result, tuple) else (result,)
-        in_ids = tuple(id(x) if isinstance(x, NDArray) else None for x in inputs)
         in_views = tuple(self._hold(x) if isinstance(x, NDArray) else x for x in inputs)
         out_ids = tuple(id(o) for o in outputs)
         out_views = tuple(self._hold(o) for o in outputs)
-        needs = tuple(isinstance(x, NDArray) and self._is_watched(x) for x in inputs)
         self._entries.append((op, in_ids, in_views, attrs, out_ids, out_views, needs))
         for o in outputs:
             self._watched[id(o)] = o
@@ -103,6 +111,12 @@ class GradientTape:
     def _recorded(self, key, view):
         x = self._originals.get(key) if key is not None else None
         if x is None or x._storage is None or x._storage is not view._storage:
+            # x was disposed (a composite op's scope ended) or changed: the outer tapes
+            # that know x take this view for it, so higher-order gradients still flow
+            if key is not None:
+                for tape in _outer_tapes():
+                    if key in tape._watched:
+                        tape._aliases[id(view)] = (key, view)  # holding it keeps id(view)
             return view
         return x
 
@@ -122,6 +136,7 @@ class GradientTape:
         self._originals = {}
         self._watched = {}
         self._entries = []
+        self._aliases = {}
 
     def __del__(self):
         try:
@@ -314,10 +329,10 @@ class GradientTape:
 
 
 def _outer_tapes():
-    """Whether a GradientTape records now (a tf.function's tracer records too, but traces
+    """The GradientTapes recording now (a tf.function's tracer records too, but traces
     a backward pass as it is)."""
-    return any(isinstance(getattr(r, "__self__", None), GradientTape)
-               for r in scopes.recorders())
+    return [r.__self__ for r in scopes.recorders()
+            if isinstance(getattr(r, "__self__", None), GradientTape)]
 
 
 def _unconnected(value):

@@ -355,3 +355,15 @@ def cast(x, dtype, name=None):
     if x.dtype == dtype:
         return run_view(_cast, x, x.shape, {"dtype": dtype})
     return run_op(_cast, (x,), {"dtype": dtype})
+
+
+_stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
+                                                                 inputs[0].dtype))
+
+
+@export(_TF, _DL)
+def stop_gradient(input, name=None):  # noqa: A002 (TensorFlow's name)
+    """`input` itself (no copy), with no gradient flowing through it."""
+    if not isinstance(input, NDArray):
+        input = from_numpy(to_numpy(input))
+    return run_view(_stop_gradient, input, input.shape)

@@ -9,8 +9,7 @@ from .. import dtypes
 from ..dtypes import float32, int32
 from ..engine import seeds
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import def_op, export
-from ..engine.run import run_view
+from ..engine.registry import export
 from ..engine.seeds import drawn_each_call
 from ..engine.trace import dry, traced
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
@@ -32,17 +31,6 @@ def _float(x, name):
     return x
 
 
-_stop_gradient = def_op("stop_gradient", lambda inputs, attrs: (inputs[0].shape,
-                                                                 inputs[0].dtype))
-
-
-@export("tf", "dl")
-def stop_gradient(input, name=None):
-    """`x` itself (no copy), with no gradient flowing through it."""
-    input = _as_array(input)
-    return run_view(_stop_gradient, input, input.shape)
-
-
 @export("tf", "math", "nn", "dl")
 def log_softmax(logits, axis=-1, name=None):
     """log(softmax(logits)) along `axis`, computed stably.
@@ -51,7 +39,11 @@ def log_softmax(logits, axis=-1, name=None):
     [-0.6931, -0.6931]
     """
     logits = _float(logits, "log_softmax")
-    return ew.sub(logits, rd.logsumexp(logits, axis=axis, keepdims=True))
+    # TensorFlow's LogSoftmax kernel: shifted by the raw max (an infinite or NaN logit
+    # makes the whole row NaN, unlike logsumexp's finite shift), the shift a constant
+    # to the gradient (d/dx is exactly one minus softmax)
+    shifted = ew.sub(logits, ew.stop_gradient(rd.max(logits, axis=axis, keepdims=True)))
+    return ew.sub(shifted, ew.log(rd.sum(ew.exp(shifted), axis=axis, keepdims=True)))
 
 
 @export("tf", "math", "nn", "dl")
@@ -309,7 +301,8 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     x = _float(x, "moments")
     mean = rd.mean(x, axis=axes, keepdims=True)
     # NOTE: as in TensorFlow, the variance treats the mean as a constant for gradients.
-    variance = rd.mean(ew.square(ew.sub(x, stop_gradient(mean))), axis=axes, keepdims=keepdims)
+    centred = ew.sub(x, ew.stop_gradient(mean))
+    variance = rd.mean(ew.square(centred), axis=axes, keepdims=keepdims)
     if not keepdims:
         mean = rd.mean(x, axis=axes)
     return mean, variance

@@ -302,7 +302,9 @@ def logsumexp(input_tensor, axis=None, keepdims=False, name=None):
         xf = x if x.dtype == float32 else ew.cast(x, float32)
         raw_max = run_op(_max, (xf,), {"axes": axes, "keepdims": True})
         # NOTE: an infinite max would make x - max NaN; TensorFlow shifts by 0 instead.
-        shift = ew.where(ew.is_finite(raw_max), raw_max, 0.0)
+        # The shift is a constant to the gradient, as in TensorFlow: d/dx is exactly
+        # softmax(x), with no (zero up to rounding) path through the max.
+        shift = ew.stop_gradient(ew.where(ew.is_finite(raw_max), raw_max, 0.0))
         total = run_op(_sum, (ew.exp(ew.sub(xf, shift)),), {"axes": axes, "keepdims": True})
         return reshape(ew.add(ew.log(total), shift), out_shape)
     return scope(body)
