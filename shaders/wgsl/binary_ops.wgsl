@@ -149,7 +149,9 @@ fn op_floormod_f32(a: f32, b: f32) -> f32 {
   return select(r, r + b, r != 0.0 && (b < 0.0) != (r < 0.0));
 }
 fn op_floormod_i32(a: i32, b: i32) -> i32 {
-  let r = a % b;  // the sign of a
+  // the truncated remainder (the sign of a) from the quotient: `a % b` gave wrong
+  // remainders for negative divisors on NVIDIA's Vulkan driver (7 % -2 read as 7)
+  let r = a - (a / b) * b;
   return select(r, r + b, r != 0 && (r < 0) != (b < 0));
 }
 

@@ -17,8 +17,9 @@ fn op_sign_f32(x: f32) -> f32 {
 }
 fn op_sign_i32(x: i32) -> i32 { return select(select(0, -1, x < 0), 1, x > 0); }
 
-// A comparison, not max(): max() need not propagate NaN.
-fn op_relu_f32(x: f32) -> f32 { return select(x, 0.0, x < 0.0); }
+// max() need not propagate NaN, and NVIDIA's Vulkan compiler turns the comparison
+// below into a max that drops it (relu(NaN) read 0): NaN is chosen by its bits.
+fn op_relu_f32(x: f32) -> f32 { return select(select(x, 0.0, x < 0.0), x, is_nan_f32(x)); }
 fn op_relu_i32(x: i32) -> i32 { return max(x, 0); }
 
 fn op_floor_f32(x: f32) -> f32 { return floor(x); }

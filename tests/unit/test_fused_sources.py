@@ -169,3 +169,15 @@ def test_fused_kernels_read_each_input_once_and_write_only_live_values(case, mon
             assert got == want or n_out < len(program.outputs), (case, got, want)
         assert outputs == len(program.outputs), case
 
+
+
+def test_wgsl_fused_values_keep_their_own_rounding():
+    # x * y + 1 fused: the product reaches the sum through an OR with a run-time zero,
+    # so no compiler can contract the two into one fma (NVIDIA's did: results an ulp off
+    # eager's); the sum, the kernel's result, is stored as it is
+    program = SimpleNamespace(
+        nodes=[("mul", {}, [("in", 0), ("in", 1)]), ("add", {}, [("node", 0), ("const", 1.0)])],
+        reads=[1, 1], node_dtypes=[tf.float32, tf.float32], outputs=[1])
+    text, _ = wgsl_fused.tree_expression(program, [tf.float32, tf.float32])
+    assert text.count("params[0] >> 31u") == 1, text
+    assert re.search(r"bitcast<u32>\(\(op_mul\w*\(x0, x1\)\)\) \| ", text), text

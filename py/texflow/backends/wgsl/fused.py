@@ -44,6 +44,17 @@ def _literal(value, t):
     return f"bitcast<i32>({int(value) & 0xffffffff:#010x}u)"
 
 
+def opaque(expr):
+    """f32 `expr` as a value the shader compiler cannot see into. GPU compilers contract
+    a product feeding a sum into one fma (SPIR-V allows it where an instruction lacks
+    NoContraction, which WGSL cannot ask for; NVIDIA's Vulkan driver does), rounding
+    once where eager's two launches round twice: fused results then differ from
+    eager's by an ulp. OR-ing the bits with a run-time zero (params[0], a count in
+    every kernel, is never negative: its sign shifted down is 0) rounds and keeps each
+    op's value as its own kernel stores it, for one integer OR."""
+    return f"bitcast<f32>(bitcast<u32>({expr}) | bitcast<u32>(params[0] >> 31u))"
+
+
 @kernel("fused_elementwise", "wgsl")
 def fused_elementwise(k, *inputs, program):
     in_dtypes = [x.dtype for x in inputs]
@@ -130,7 +141,8 @@ def _compose(program, in_dtypes, nodes, named, renumber=True):
                 parts.append((f"x{x}", STORAGE[in_dtypes[v]]))
             elif kind == "node":
                 protos.append(_Typed(program.node_dtypes[v]))
-                parts.append((text[v], STORAGE[program.node_dtypes[v]]))
+                t = STORAGE[program.node_dtypes[v]]
+                parts.append((opaque(text[v]) if t == "f32" else text[v], t))
             else:
                 protos.append(v)
                 parts.append((v, None))

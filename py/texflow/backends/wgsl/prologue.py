@@ -13,7 +13,7 @@ one). The passes and their order of combining are the reduction's own.
 from ..layout import prologue_reads
 from .elementwise import _convert, render_ops
 from .epilogue import loads
-from .fused import tree_expression
+from .fused import opaque, tree_expression
 from .program import STORAGE
 
 
@@ -29,6 +29,8 @@ class Prologue:
         _, self.a, self.r, self.b, dims, self.modes, strided = prologue_reads(
             program.shape, axes, [x.shape for x in leaves])
         expr, self.files = tree_expression(program, [x.dtype for x in leaves])
+        if STORAGE[program.dtype] == "f32":  # as the stored input eager reduces
+            expr = opaque(expr)
         self.expr = _convert(expr, STORAGE[program.dtype], t)
         self.t = t
         self.rank = len(dims) if strided else 0
