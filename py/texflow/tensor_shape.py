@@ -281,6 +281,25 @@ def as_shape(shape):
     return shape if isinstance(shape, TensorShape) else TensorShape(shape)
 
 
+# Shapes of Python ints made by `known`, one object per value: the op runner's signature
+# keys (engine/run.py) then usually hold the very shape objects they are looked up with,
+# and a dict lookup compares them by identity instead of calling TensorShape.__eq__
+# (about a microsecond each inside Pyodide).
+_KNOWN = {}
+_KNOWN_LIMIT = 4096
+
+
 def known(dims):
-    """A TensorShape of trusted ints (internal fast path: no checks)."""
-    return tuple.__new__(TensorShape, dims)
+    """A TensorShape of trusted ints (internal fast path: no checks); equal shapes of
+    Python ints are the same object."""
+    dims = tuple(dims)
+    shape = _KNOWN.get(dims)
+    if shape is None:
+        shape = tuple.__new__(TensorShape, dims)
+        for d in dims:
+            if type(d) is not int:  # numpy ints: not shared (the shape keeps them as given)
+                return shape
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            _KNOWN.clear()
+        _KNOWN[dims] = shape
+    return shape

@@ -135,6 +135,9 @@ class Backend:
     # True when `download` returns a new array that nothing else holds, which a reader
     # may then take without copying it (False: it may be the storage itself, as numpy's)
     fresh_downloads = False
+    # changes when the backend forgets the plans it made per signature (launchers and
+    # launch programs made from them are then stale)
+    plan_generation = 0
 
     def __init__(self):
         self.kernels = kernels_for(self.language)
@@ -173,6 +176,14 @@ class Backend:
         backend can cache what it derives from it (programs, launch plans) under it.
         """
         raise NotImplementedError("need execute")
+
+    def launcher(self, fn, inputs, out_shape, out_dtype, attrs, key):
+        """A function `launch(inputs)` doing what `execute(fn, inputs, out_shape,
+        out_dtype, attrs, key)` does for inputs of this signature (same shapes, dtypes
+        and scalar types, resident here), called right after `execute` ran it, while
+        `plan_generation` stays the same; or None (the engine then calls `execute`).
+        Device backends return one that skips the lookup of `key` (engine/run.py)."""
+        return None
 
     def execute_joint(self, fn, inputs, outs, attrs, key):
         """Runs kernel `fn` of an op with several outputs made together (`num_outputs`

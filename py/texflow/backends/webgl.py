@@ -20,6 +20,7 @@ import sys
 import numpy as np
 
 from .. import dtypes
+from ..engine import memory
 from ..errors import BackendError
 from .base import Backend
 from .glsl.program import PlanBuilder
@@ -219,6 +220,32 @@ class WebGLBackend(Backend):
         if plan is None:
             plan = self._make_plan(key, fn, inputs, ((out_shape, out_dtype),), attrs)
         return plan.run(self.pool, self._launch, self._many, inputs)
+
+    def launcher(self, fn, inputs, out_shape, out_dtype, attrs, key):
+        # the plan's one launch unpacked into a closure: an eager op's issue is then this
+        # closure, a pooled texture and the JS call (self._launch: batches swap it)
+        plan = self._plans.get(key)
+        if plan is None or plan.single is None:
+            return None
+        js_id, (r0, r1, r2), scalar_refs = plan.single
+        acquire, out_key, counts = self.pool.acquire, plan.out_key, memory._state
+        if r0 is None or scalar_refs or r2 is not None:
+            def launch(inputs):
+                return plan.run(self.pool, self._launch, self._many, inputs)
+        elif r1 is not None:
+            def launch(inputs):
+                out = acquire(out_key)
+                counts["num_launches"] += 1
+                self._launch(js_id, out.id, inputs[r0]._storage.handle.id,
+                             inputs[r1]._storage.handle.id, 0, 0, 0)
+                return out
+        else:
+            def launch(inputs):
+                out = acquire(out_key)
+                counts["num_launches"] += 1
+                self._launch(js_id, out.id, inputs[r0]._storage.handle.id, 0, 0, 0, 0)
+                return out
+        return launch
 
     def execute_joint(self, fn, inputs, outs, attrs, key):
         # the kernel adds outputs with PlanBuilder.output(): render targets of one launch

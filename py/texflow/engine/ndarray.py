@@ -20,7 +20,8 @@ from ..tensor_shape import TensorShape, known
 from . import memory
 from .reference import Reference
 
-_DType = dtypes.DType
+_DType, _ITEMSIZE = dtypes.DType, dtypes.ITEMSIZE
+_counts = memory._state  # memory's counters, counted inline: every op makes both objects
 # While a tf.function traces: a check(array, what) that raises for a traced value
 # (engine/trace.py); None otherwise, so a read costs one list lookup.
 _read_guard = [None]
@@ -38,7 +39,8 @@ class Storage:
         self.backend = backend    # backend owning `handle`, or None
         self.handle = handle      # backend data (texture, buffer, ndarray)
         self.refs = 0
-        memory.storage_created(self)
+        _counts["num_storages"] += 1  # memory.storage_created(self), inline
+        _counts["num_bytes"] += size * _ITEMSIZE[dtype]
 
     def release(self):
         self.refs -= 1
@@ -104,7 +106,7 @@ class NDArray:
         self._storage = storage
         self._kept = False
         storage.refs += 1
-        memory.array_created()
+        _counts["num_arrays"] += 1  # memory.array_created(), inline
 
     @classmethod
     def make(cls, shape, values=None, dtype=None):
@@ -118,10 +120,10 @@ class NDArray:
             data = np.zeros(shape, dtypes.NUMPY[dtype or dtypes.float32])
         else:
             data = to_numpy(values, dtype if dtype is not None else dtypes.float32)
-            if data.size != shape_size(shape):
+            if data.size != math.prod(shape):
                 raise ShapeError(
                     f"{len_description(values, data)} do not fit shape {list(shape)}, "
-                    f"which holds {shape_size(shape)} values")
+                    f"which holds {math.prod(shape)} values")
             data = data.reshape(shape)
         return from_numpy(data, cls=cls)
 
@@ -416,10 +418,6 @@ def view_class(rank):
 
 
 # -- conversion helpers --------------------------------------------------------
-
-def shape_size(shape):
-    return math.prod(shape)
-
 
 def normalize_shape(shape):
     """A TensorShape of non-negative Python ints, or ShapeError naming the bad entry."""

@@ -3,7 +3,11 @@
 This is the hot path of every op, kept short: the shape/dtype rule's answer
 is cached per (op, input signature, attrs) together with everything else
 derived from it, so a repeated op costs one signature tuple, one dict lookup,
-the kernel call and the bookkeeping of its output.
+the kernel call and the bookkeeping of its output. After a signature's first run
+on a device backend, its plan also keeps a launcher (`_Plan.fast`): a closure the
+backend made for that signature's kernel plan (`Backend.launcher`), called with
+the inputs, with no second lookup of the key, so that issuing a tiny op from
+Pyodide costs little more than its one call into JavaScript.
 """
 
 import numpy as np
@@ -23,7 +27,7 @@ _PLAN_CACHE_LIMIT = 20000
 class _Plan:
     """What an op signature resolves to: output shapes, dtypes, sizes and classes."""
 
-    __slots__ = ("outputs", "host")
+    __slots__ = ("outputs", "host", "fast")
 
     def __init__(self, op, inputs, meta):
         metas = [meta] if op.num_outputs == 1 else list(meta)
@@ -40,6 +44,8 @@ class _Plan:
             self.outputs.append((known(shape), dtypes.device_dtype(dtype), size,
                                  view_class(len(shape)), tuple(shape)))
         self.host = host
+        # (backend, its plan_generation, launch(inputs) -> output) once made: _fast_path
+        self.fast = None
 
 
 def _convert(op, inputs):
@@ -69,15 +75,13 @@ def run_op(op, inputs, attrs=None, backend=None):
     if attrs is None:
         attrs = _EMPTY
     key = [op]
-    temps = None
     for x in inputs:
-        t = type(x)
-        if t in _SCALARS:
-            key.append(t)
-        elif isinstance(x, NDArray) and x._storage is not None:
+        if isinstance(x, NDArray) and x._storage is not None:
             key.append(x.shape)
             key.append(x.dtype)
-        else:  # lists, numpy data, numpy scalars, or an error to raise
+        elif type(x) in _SCALARS:
+            key.append(type(x))
+        else:  # lists, numpy data, numpy scalars, a disposed array or an error to raise
             inputs, temps = _convert(op, inputs)
             return _run_with_temps(op, inputs, temps, attrs, backend)
     if attrs:
@@ -87,6 +91,24 @@ def run_op(op, inputs, attrs=None, backend=None):
     if plan is None:
         plan = _plan(key, op, inputs, attrs)
     be = backend if backend is not None else (context._current[0] or context.current())
+    fast = plan.fast
+    if fast is not None and fast[0] is be and fast[1] == be.plan_generation:
+        result = fast[2](inputs)
+        local = scope._local
+        if local.stack:
+            local.stack[-1].tracked.append(result)
+    else:
+        result = _run_planned(op, inputs, attrs, key, plan, be)
+        local = scope._local
+    if local.recorders:
+        for record in local.recorders:
+            record(op, inputs, attrs, result)
+    return result
+
+
+def _run_planned(op, inputs, attrs, key, plan, be):
+    """run_op's general path (the first run of a signature on `be`, host-run signatures,
+    ops of several outputs, backends without launchers): its output(s), tracked."""
     if plan.host:
         outputs = [_run_on_host(op, inputs, out, attrs, k if op.num_outputs != 1 else None)
                    for k, out in enumerate(plan.outputs)]
@@ -111,14 +133,31 @@ def run_op(op, inputs, attrs=None, backend=None):
                     handle = be.execute(fn, inputs, dims, dtype, dict(attrs, output_index=k),
                                         (key, k))
                 outputs.append(cls(Storage(size, dtype, None, be, handle), shape, dtype))
-    local = scope._local
-    if local.stack:
-        local.stack[-1].tracked.extend(outputs)
-    result = outputs[0] if op.num_outputs == 1 else tuple(outputs)
-    if local.recorders:
-        for record in local.recorders:
-            record(op, inputs, attrs, result)
-    return result
+            if op.num_outputs == 1:
+                plan.fast = _fast_path(plan, inputs, attrs, key, fn, be)
+    stack = scope._local.stack
+    if stack:
+        stack[-1].tracked.extend(outputs)
+    return outputs[0] if op.num_outputs == 1 else tuple(outputs)
+
+
+def _fast_path(plan, inputs, attrs, key, fn, be):
+    """`plan.fast` for a single-output signature just run on device backend `be`: (be,
+    its plan generation, launch(inputs) -> the untracked output NDArray); None when `be`
+    makes no launcher for it (Backend.launcher)."""
+    (shape, dtype, size, cls, dims), = plan.outputs
+    device = be.launcher(fn, inputs, dims, dtype, attrs, key)
+    if device is None:
+        return None
+    arrays = tuple(i for i, x in enumerate(inputs) if type(x) not in _SCALARS)
+
+    def launch(inputs):
+        for i in arrays:
+            storage = inputs[i]._storage
+            if storage.backend is not be:
+                storage.move_to(be)
+        return cls(Storage(size, dtype, None, be, device(inputs)), shape, dtype)
+    return be, be.plan_generation, launch
 
 
 def _plan(key, op, inputs, attrs):
