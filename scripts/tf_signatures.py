@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/data/fixtures/tf_signatures.json: TensorFlow 2's parameter names, in
-order, for every public callable texflow exports in tf.*, tf.math, tf.nn, tf.linalg and
-tf.random (tests/unit/test_tf_signatures.py checks texflow's against them).
+order, and which have no default, for every public callable texflow exports in tf.*,
+tf.math, tf.nn, tf.linalg and tf.random (tests/unit/test_tf_signatures.py checks
+texflow's against them).
 
 Two steps, run by hand (TensorFlow is never a test dependency):
 
@@ -48,7 +49,8 @@ def texflow_names():
 
 
 def tf_parameters(tf, dotted):
-    """TensorFlow's parameter names for `dotted` in order, or None (no such callable)."""
+    """TensorFlow's parameters for `dotted` in order, [name, kind, required (no default)],
+    or None (no such callable)."""
     obj = _resolve(tf, dotted)
     if obj is None or inspect.isclass(obj) or not callable(obj):
         return None
@@ -56,7 +58,7 @@ def tf_parameters(tf, dotted):
         params = inspect.signature(obj).parameters.values()
     except (TypeError, ValueError):
         return None
-    return [[p.name, p.kind.name] for p in params]
+    return [[p.name, p.kind.name, p.default is inspect.Parameter.empty] for p in params]
 
 
 def main():

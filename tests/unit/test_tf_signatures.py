@@ -3,8 +3,9 @@
 
 tests/data/fixtures/tf_signatures.json is made by scripts/tf_signatures.py from the
 reference TensorFlow: for each public callable texflow exports in tf, tf.math, tf.nn,
-tf.linalg and tf.random, TensorFlow's parameters (null where TensorFlow has no such
-name: deeplearn.js names such as tf.sum are not checked).
+tf.linalg and tf.random, TensorFlow's parameters and which of them have no default
+(null where TensorFlow has no such name: deeplearn.js names such as tf.sum and
+texflow's own tf.max_pool are not checked).
 """
 
 import inspect
@@ -27,7 +28,13 @@ _VAR = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}
 def positional(params):
     """The parameters a call can fill by position (and *args/**kwargs, marked), in order;
     keyword-only ones are left out: texflow may add its own."""
-    return [_VAR.get(kind, "") + name for name, kind in params if kind != "KEYWORD_ONLY"]
+    return [_VAR.get(kind, "") + name for name, kind, *_ in params if kind != "KEYWORD_ONLY"]
+
+
+def required(params):
+    """The positional parameters a call must give (those without a default), in order."""
+    return [name for name, kind, *rest in params
+            if kind in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD") and rest and rest[0]]
 
 
 def resolve(dotted):
@@ -38,7 +45,8 @@ def resolve(dotted):
 
 
 def texflow_parameters(dotted):
-    return [(p.name, p.kind.name) for p in inspect.signature(resolve(dotted)).parameters.values()]
+    return [(p.name, p.kind.name, p.default is inspect.Parameter.empty)
+            for p in inspect.signature(resolve(dotted)).parameters.values()]
 
 
 CHECKED = sorted(name for name, sig in SIGNATURES.items() if sig is not None)
@@ -62,6 +70,16 @@ def test_parameter_names_are_tensorflows(name):
         return
     assert mine == theirs[:len(mine)], \
         f"{name}: texflow's parameters {mine}, TensorFlow's {theirs}"
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_required_parameters_are_tensorflows(name):
+    """A parameter TensorFlow requires has no default in texflow either (a call without it
+    raises TypeError, as TensorFlow's does), and one with a default there has one here:
+    `tf.nn.max_pool2d(x, 2)` is an error, as in TensorFlow."""
+    mine, theirs = texflow_parameters(name), SIGNATURES[name]
+    assert required(mine) == required(theirs)[:len(positional(mine))], \
+        f"{name}: texflow requires {required(mine)}, TensorFlow {required(theirs)}"
 
 
 def test_keywords_work():

@@ -127,10 +127,11 @@ def _conv_attrs(name, x_shape, window, strides, padding, dilations):
     return {"strides": strides, "dilations": dilations, "pads": pads}
 
 
-@export("tf", "nn", "dl")
+@export("tf", "dl")  # tf.nn.conv2d: ops/tfnn.py (TensorFlow's signature)
 def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC",  # noqa: A002
            dilations=1, name=None):
-    """2-D convolution of NHWC `input` with HWIO `filters` (TensorFlow's tf.nn.conv2d).
+    """2-D convolution of NHWC `input` with HWIO `filters` (TensorFlow's tf.nn.conv2d, with
+    texflow's defaults: strides 1, padding 'VALID').
 
     Args:
         input: float32 [batch, height, width, in_channels].
@@ -230,9 +231,11 @@ def _pool(op, x, ksize, strides, padding):
     return run_op(op, (x,), {"ksize": ksize, "strides": strides, "pads": pads})
 
 
-@export("tf", "dl", "nn.max_pool2d")  # tf.nn.max_pool: ops/pool3d.py, by rank
+# tf.nn.max_pool2d, avg_pool2d, max_pool, avg_pool: ops/tfnn.py (TensorFlow's signatures)
+@export("tf", "dl")
 def max_pool(input, ksize, strides=None, padding="VALID", data_format=None, name=None):
-    """Max pooling of NHWC `x` (tf.nn.max_pool2d); padded positions are ignored.
+    """Max pooling of NHWC `x` (texflow's own name: tf.nn.max_pool2d with strides
+    defaulting to `ksize` and padding to 'VALID'); padded positions are ignored.
 
     >>> tf.max_pool(tf.ones([1, 4, 4, 1]), 2).shape
     TensorShape([1, 2, 2, 1])
@@ -241,10 +244,11 @@ def max_pool(input, ksize, strides=None, padding="VALID", data_format=None, name
     return _pool(_max_pool, input, ksize, strides, padding)
 
 
-@export("tf", "dl", "nn.avg_pool2d")  # tf.nn.avg_pool: ops/pool3d.py, by rank
+@export("tf", "dl")
 def avg_pool(input, ksize, strides=None, padding="VALID", data_format=None, name=None):
-    """Average pooling of NHWC `x` (tf.nn.avg_pool2d); with 'SAME' padding each
-    window averages only the positions inside the image, as TensorFlow does.
+    """Average pooling of NHWC `x` (texflow's own name: tf.nn.avg_pool2d with `max_pool`'s
+    defaults); with 'SAME' padding each window averages only the positions inside the
+    image, as TensorFlow does.
 
     >>> tf.avg_pool(tf.ones([1, 4, 4, 1]), 2).shape
     TensorShape([1, 2, 2, 1])

@@ -327,7 +327,7 @@ _concat = def_op("concat", _concat_infer, grad=_concat_grad)
 
 
 @export("tf", "dl")
-def concat(values, axis=0, name=None):
+def concat(values, axis, name=None):
     """Arrays joined along an existing `axis` (tf.concat); shapes match elsewhere.
 
     >>> tf.concat([tf.zeros([2, 1]), tf.ones([2, 2])], axis=1).shape

@@ -95,8 +95,13 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
 
 @export("tf", "nn", "dl")
-def sigmoid_cross_entropy_with_logits(labels, logits, name=None):
-    """Binary cross-entropy on logits: max(x, 0) - x * z + log(1 + exp(-|x|))."""
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Binary cross-entropy on logits: max(x, 0) - x * z + log(1 + exp(-|x|)); both are
+    required (TensorFlow's keyword defaults, None, raise its ValueError)."""
+    if labels is None or logits is None:
+        raise ValueError(f"Both `labels` and `logits` must be provided for "
+                         f"sigmoid_cross_entropy_with_logits. Received: labels={labels} and "
+                         f"logits={logits}")
     labels = _float(labels, "sigmoid_cross_entropy")
     logits = _float(logits, "sigmoid_cross_entropy")
     if labels.shape != logits.shape:

@@ -1,5 +1,4 @@
-"""3-D max pooling (tf.nn.max_pool3d) over NDHWC volumes, with TensorFlow 2.21's rules,
-and the rank dispatch of tf.nn.max_pool / tf.nn.avg_pool (rank 3, 4 or 5).
+"""3-D max pooling (tf.nn.max_pool3d) over NDHWC volumes, with TensorFlow 2.21's rules.
 
 TensorFlow's CPU MaxPool3D is not its 2-D kernel in three dimensions (checked against
 TensorFlow 2.21, tests/tfdiff/snippets_fidelity_gaps.py):
@@ -30,8 +29,7 @@ from ..dtypes import float32
 from ..engine.registry import def_op, export, get_op
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
-from .conv import _as_array, avg_pool, max_pool
-from .pooling import avg_pool1d, avg_pool3d, max_pool1d, pool3d_args
+from .pooling import pool3d_args
 
 
 def _out_dhw(shape, attrs):
@@ -103,38 +101,3 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
     pads = (0,) * 6 if padding == "VALID" else sum(
         (_same_pads(n, k, s) for n, k, s in zip(x.shape[1:4], ksize, strides)), ())
     return run_op(_max_pool3d, (x,), {"ksize": ksize, "strides": strides, "pads": pads})
-
-
-def _by_rank(pools, input, ksize, strides, padding, data_format):  # noqa: A002
-    x = _as_array(input)
-    rank = len(x.shape)
-    if rank not in pools:
-        raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: "
-                         f"input.shape={list(x.shape)} of rank {rank}")
-    layout = [data_format] if data_format or rank == 4 else []  # None: each one's default
-    return pools[rank](x, ksize, strides, padding, *layout)
-
-
-@export("nn.max_pool")
-def max_pool_nd(input, ksize, strides=None, padding="VALID", data_format=None,  # noqa: A002
-                name=None):
-    """Max pooling of an NWC, NHWC or NDHWC `input` by its rank (tf.nn.max_pool):
-    `max_pool1d`, the 2-D `max_pool` or `max_pool3d`.
-
-    >>> tf.nn.max_pool(tf.ones([1, 2, 2, 2, 1]), 2, 2, "VALID").shape
-    TensorShape([1, 1, 1, 1, 1])
-    """
-    return _by_rank({3: max_pool1d, 4: max_pool, 5: max_pool3d}, input, ksize, strides,
-                    padding, data_format)
-
-
-@export("nn.avg_pool")
-def avg_pool_nd(input, ksize, strides=None, padding="VALID", data_format=None,  # noqa: A002
-                name=None):
-    """Average pooling of an NWC, NHWC or NDHWC `input` by its rank (tf.nn.avg_pool).
-
-    >>> tf.nn.avg_pool(tf.ones([1, 2, 2, 2, 1]), 2, 2, "VALID").shape
-    TensorShape([1, 1, 1, 1, 1])
-    """
-    return _by_rank({3: avg_pool1d, 4: avg_pool, 5: avg_pool3d}, input, ksize, strides,
-                    padding, data_format)
