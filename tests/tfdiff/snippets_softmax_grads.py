@@ -76,6 +76,20 @@ grad(x)
     "sparse_xent_grad/rows": _ORDERS + "orders(lambda v: "
                                        "tf.nn.sparse_softmax_cross_entropy_with_logits("
                                        f"labels=[1, 0, 2, 0], logits=v), {_FINITE})",
+    # a -inf logit that is not the label's: TensorFlow's kernel gives its row a loss of 0
+    # (-inf for the label's own), no NaN from 0 * -inf
+    "sparse_xent_grad/non_finite": _ORDERS + "orders(lambda v: "
+                                             "tf.nn.sparse_softmax_cross_entropy_with_logits("
+                                             f"labels={_LABELS}, logits=v), {_NON_FINITE})",
+    "sparse_xent_grad/neg_inf_label": _ORDERS + "orders(lambda v: "
+                                                "tf.nn.sparse_softmax_cross_entropy_with_logits("
+                                                "labels=[0, 2], logits=v), [[-inf, 1.0, 0.5], "
+                                                "[-inf, -inf, 2.0]])",
+    "sparse_xent_grad/keras": _ORDERS + "loss = tf.keras.losses.SparseCategoricalCrossentropy("
+                                        "from_logits=True, reduction=None)\n"
+                                        "orders(lambda v: loss(tf.constant([1, 0, 2, 2]), v), "
+                                        "[[1.0, -inf, 2.0], [3.0, 3.0, -inf], [-inf, -inf, 0.5],"
+                                        " [-3.0, 2.5, -1.0]])",
     # -- second order through a composite op that frees its intermediates (texflow's
     # scopes): the outer tape still sees them -------------------------------------------
     "scoped_composite_grad/variance": _ORDERS + f"(orders(lambda v: tf.math.reduce_variance("

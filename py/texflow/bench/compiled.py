@@ -5,7 +5,7 @@ of Keras `fit` on the MNIST CNN (bench/fit.py's model) with `run_eagerly=True`
 against the default (its step through tf.function).
 
 Each case is timed with its result read back (`await y.data()`), as the other
-cases are; "issue" is the time of one call before that read (GPU work is
+cases are, the eager and compiled calls alternating (the median of each kept); "issue" is the time of one call before that read (GPU work is
 asynchronous), by Python's clock: in the browser it holds the JavaScript the call
 runs (on WebGL the GL calls of every launch, on WebGPU encoding and submitting).
 In the browser the same calls are then made again with every call into JavaScript
@@ -50,28 +50,34 @@ async def measure_compiled(backend, quick=False):
         clock = JsClock(context.current())
 
     async def bench(case, fns):
-        row = {}
+        row, launches = {}, {}
         for mode, fn in fns.items():
             for _ in range(2):  # warm up: trace, compile kernels, fill pools
                 await (fn()).data()
             before = tf.memory()["num_launches"]
             await (fn()).data()
-            launches = tf.memory()["num_launches"] - before
-            times, issues = [], []
-            start = time.perf_counter()
-            runs = 3 if quick else 20
-            while len(times) < runs and (len(times) < 3 or time.perf_counter() - start < 3):
+            launches[mode] = tf.memory()["num_launches"] - before
+        # the modes' calls alternate (the order flipping each round), so a drift of the
+        # machine's speed during the case weighs on both alike
+        times = {mode: [] for mode in fns}
+        issues = {mode: [] for mode in fns}
+        start, rounds = time.perf_counter(), 0
+        runs = 3 if quick else 20
+        while rounds < runs and (rounds < 3 or time.perf_counter() - start < 3 * len(fns)):
+            for mode in (list(fns) if rounds % 2 == 0 else list(fns)[::-1]):
                 t0 = time.perf_counter()
-                y = fn()
+                y = fns[mode]()
                 t1 = time.perf_counter()
                 await y.data()
-                times.append((time.perf_counter() - t0) * 1000)
-                issues.append((t1 - t0) * 1000)
+                times[mode].append((time.perf_counter() - t0) * 1000)
+                issues[mode].append((t1 - t0) * 1000)
+            rounds += 1
+        for mode, fn in fns.items():
             python = None
             if clock is not None:  # the same calls again, their time in JS timed
                 pythons = []
                 with clock:
-                    for _ in range(len(times)):
+                    for _ in range(len(times[mode])):
                         clock.reset()
                         t0 = time.perf_counter()
                         y = fn()
@@ -79,7 +85,8 @@ async def measure_compiled(backend, quick=False):
                         pythons.append(clock.python_ms((t1 - t0) * 1000))
                         await y.data()
                 python = statistics.median(pythons)
-            row[mode] = (statistics.median(times), statistics.median(issues), launches, python)
+            row[mode] = (statistics.median(times[mode]), statistics.median(issues[mode]),
+                         launches[mode], python)
         results[case] = row
 
     x = tf.constant(rng.normal(size=ELEMENTS).astype(np.float32))

@@ -95,8 +95,9 @@ def run_op(op, inputs, attrs=None, backend=None):
     if fast is not None and fast[0] is be and fast[1] == be.plan_generation:
         result = fast[2](inputs)
         local = scope._local
-        if local.stack:
-            local.stack[-1].tracked.append(result)
+        stack = local.stack
+        if stack:
+            stack[-1].tracked.append(result)
     else:
         result = _run_planned(op, inputs, attrs, key, plan, be)
         local = scope._local

@@ -85,11 +85,15 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
                          f"{list(labels.shape)} must be logits shape {list(logits.shape)} "
                          "without its last axis")
     classes = logits.shape[-1]
-    picked = one_hot(labels, classes)
-    loss = ew.neg(rd.sum(ew.mul(picked, log_softmax(logits)), axis=-1))
+    # the label's log-probability selected, not multiplied by a one-hot: a -inf logit
+    # elsewhere gives no 0 * -inf (TensorFlow's kernel: a loss of 0, not NaN); the
+    # comparison with the class index is elementwise, so a compiled step fuses it into
+    # the kernels that read it instead of writing a one-hot
+    picked = ew.equal(expand_dims(labels, -1), range_(classes))
+    loss = ew.neg(rd.sum(ew.where(picked, log_softmax(logits), 0.0), axis=-1))
     if check_labels(labels, classes):
         return loss
-    # NOTE: device-only labels: one_hot gives a zero row for a bad label; NaN marks it.
+    # NOTE: device-only labels: no class is picked for a bad label; NaN marks it.
     valid = ew.logical_and(ew.greater_equal(labels, 0), ew.less(labels, classes))
     return ew.where(valid, loss, float("nan"))
 
