@@ -72,10 +72,10 @@ def _pool_grad_step(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads):
     return Step(program, meta, grid_for(total), (*srcs, dst))
 
 
-def _check_window(k, op, x_shape, ksize):
-    """BackendError where a window's loops (two passes over it at most: the gradients by
-    tiles) pass the backend's LOOP_BUDGET: pooling does not split a window."""
-    check_loops(k.backend, op, x_shape, 2 * ksize[0] * (ksize[1] + 1))
+def _check_window(k, op, x_shape, ksize, passes=1):
+    """BackendError where `passes` loops over a window (max_pool_grad by tiles: two) pass
+    the backend's LOOP_BUDGET: pooling does not split a window."""
+    check_loops(k.backend, op, x_shape, passes * ksize[0] * (ksize[1] + 1))
 
 
 def _pool_kernel(kind):
@@ -131,7 +131,7 @@ def _tiles_grad(x_shape, out_hw, ksize, dst):
 @kernel("max_pool_grad", "wgsl")
 def max_pool_grad(k, *inputs, ksize, strides, pads):
     x, dy = inputs
-    _check_window(k, "max_pool_grad", x.shape, ksize)
+    _check_window(k, "max_pool_grad", x.shape, ksize, 2)
     if windows_tile(ksize, strides, pads):
         k.add(_tiles_grad(x.shape, dy.shape[1:3], ksize, k.out))
         return k.recipe()
@@ -195,7 +195,8 @@ def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
     _check_window(k, "conv2d_pool", conv_shape, ksize)
-    if not direct(c, oc, k.backend, kh * (1 + kw * (1 + c))) or ksize[0] * ksize[1] > MAX_WINDOW_PIXELS:
+    direct_loops = kh * (1 + kw * (1 + c))  # conv2d_direct's, per invocation
+    if not direct(c, oc, k.backend, direct_loops) or ksize[0] * ksize[1] > MAX_WINDOW_PIXELS:
         h = k.inline(conv2d, inputs, conv_shape, strides=strides, dilations=dilations,
                      pads=pads, program=program)
         k.add(_taps_step(h, (k.out, k.out + 1), conv_shape, pooled_shape[1:3], ksize,

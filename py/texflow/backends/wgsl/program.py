@@ -238,6 +238,6 @@ def check_loops(backend, op, shape, iterations):
     if not within_budget(backend, iterations):
         raise BackendError(
             f"{op}: shape {shape} needs {iterations} loop iterations in one shader "
-            f"invocation; the {backend.name} backend's driver ({backend.LOOP_DRIVER}) "
-            f"stops an invocation after about {backend.LOOP_BUDGET} in all, which would "
-            "truncate the result")
+            f"invocation, more than the {backend.LOOP_BUDGET} the {backend.name} backend's "
+            f"driver ({backend.LOOP_DRIVER}) runs before it silently stops the invocation "
+            "(a truncated result)")
