@@ -5,6 +5,7 @@ so the wgpu kernels split such loops (runtime.py LOOP_BUDGET) or refuse the shap
 import numpy as np
 
 import oracle
+import oracle_nn
 import texflow as tf
 from texflow.engine.context import current
 from harness import each_backend, raises
@@ -85,3 +86,49 @@ def test_windows_past_the_loop_limit():
         else:
             got = tf.nn.avg_pool2d(tf.array(x), 257, 1, "VALID").numpy()
             _close(got, x.astype(np.float64).mean().reshape(1, 1, 1, 1), "avg_pool 257", 0.01)
+
+
+@each_backend
+def test_split_loops_under_a_small_budget():
+    """The splits at small sizes: a WGSL backend given a loop budget of 40 (its recipes
+    rebuilt) matches numpy on products, segment sums and convolutions, and refuses a
+    6x6 pooling window; other backends compute the same values."""
+    be = current()
+    wgsl = hasattr(be, "LOOP_BUDGET")
+    saved = wgsl and be.LOOP_BUDGET
+    if wgsl:
+        be.LOOP_BUDGET = 40
+        be._recipes.clear()
+    try:
+        _small_budget_cases(wgsl)
+    finally:
+        if wgsl:
+            be.LOOP_BUDGET = saved
+            be._recipes.clear()
+
+
+def _small_budget_cases(wgsl):
+    rng = rng_for("small budget")
+    with tf.scope():
+        a = rng.normal(size=(2, 3, 101)).astype(np.float32)
+        b = rng.normal(size=(101, 5)).astype(np.float32)
+        _close(tf.matmul(tf.array(a), tf.array(b)).numpy(), a.astype(np.float64) @ b,
+               "[2,3,101]@[101,5] in chunks of 34", 0.01)
+        ids = rng.integers(-1, 4, size=101).astype(np.int32)
+        data = rng.integers(-5, 6, size=(101, 3)).astype(np.int32)
+        got = tf.math.unsorted_segment_sum(tf.array(data), tf.array(ids), 4).numpy()
+        assert np.array_equal(got, [data[ids == s].sum(0) for s in range(4)]), got
+        x = rng.normal(size=(2, 6, 7, 5)).astype(np.float32)
+        w = rng.normal(size=(3, 3, 5, 4)).astype(np.float32)
+        _close(tf.conv2d(tf.array(x), tf.array(w), 1, "SAME").numpy(),
+               oracle_nn.conv2d(x, w, 1, "SAME"), "conv2d [2,6,7,5] * [3,3,5,4]", 0.01)
+        dy = rng.normal(size=(2, 6, 7, 4)).astype(np.float32)
+        wt = tf.Variable(w)
+        with tf.GradientTape() as tape:
+            y = tf.conv2d(tf.array(x), wt, 1, "SAME")
+        _close(tape.gradient(y, wt, output_gradients=tf.array(dy)).numpy(),
+               oracle_nn.conv2d_backprop_filter(x, dy, w.shape, 1, "SAME"),
+               "conv2d filter gradient in parts of 5 rows", 0.01)
+        if wgsl:
+            with raises(tf.BackendError, match="max_pool.*needs 42 loop"):
+                tf.nn.max_pool2d(tf.array(x), 6, 1, "VALID").numpy()
