@@ -68,6 +68,11 @@ class WGSLBackend(Backend):
     # wgsl/matmul_blocked.py's kernel, which takes the products the general kernel
     # would (mode "general") or all of them ("all"); None: never (GPUs)
     MATMUL_BLOCKED = None
+    # loop iterations one invocation may run in all, where the driver stops an
+    # invocation silently past a limit (lavapipe: 65535, see wgpu.py); kernels whose
+    # loops grow with their input split their work to stay under it. None: no limit.
+    LOOP_BUDGET = None
+    LOOP_DRIVER = ""         # the driver with the limit, for error messages
     # storage buffers one shader may bind (WebGPU's default; runtimes read their device's)
     max_storage_buffers = 8
 
