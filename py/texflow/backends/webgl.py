@@ -225,9 +225,9 @@ class WebGLBackend(Backend):
         # the plan's one launch unpacked into a closure: an eager op's issue is then this
         # closure, a pooled texture and the JS call (self._launch: batches swap it)
         plan = self._plans.get(key)
-        if plan is None or plan.single is None:
+        if plan is None:
             return None
-        js_id, (r0, r1, r2), scalar_refs = plan.single
+        js_id, (r0, r1, r2), scalar_refs = plan.single or (None, (None, None, None), ())
         acquire, out_key, counts = self.pool.acquire, plan.out_key, memory._state
         if r0 is None or scalar_refs or r2 is not None:
             def launch(inputs):

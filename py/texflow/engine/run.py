@@ -92,7 +92,8 @@ def run_op(op, inputs, attrs=None, backend=None):
         plan = _plan(key, op, inputs, attrs)
     be = backend if backend is not None else (context._current[0] or context.current())
     fast = plan.fast
-    if fast is not None and fast[0] is be and fast[1] == be.plan_generation:
+    if fast is not None and fast[0] is be and fast[2] is not None and \
+            fast[1] == be.plan_generation:
         result = fast[2](inputs)
         local = scope._local
         stack = local.stack
@@ -134,7 +135,9 @@ def _run_planned(op, inputs, attrs, key, plan, be):
                     handle = be.execute(fn, inputs, dims, dtype, dict(attrs, output_index=k),
                                         (key, k))
                 outputs.append(cls(Storage(size, dtype, None, be, handle), shape, dtype))
-            if op.num_outputs == 1:
+            fast = plan.fast
+            if op.num_outputs == 1 and (fast is None or fast[0] is not be or
+                                        fast[1] != be.plan_generation):
                 plan.fast = _fast_path(plan, inputs, attrs, key, fn, be)
     stack = scope._local.stack
     if stack:
@@ -143,13 +146,13 @@ def _run_planned(op, inputs, attrs, key, plan, be):
 
 
 def _fast_path(plan, inputs, attrs, key, fn, be):
-    """`plan.fast` for a single-output signature just run on device backend `be`: (be,
-    its plan generation, launch(inputs) -> the untracked output NDArray); None when `be`
-    makes no launcher for it (Backend.launcher)."""
+    """`plan.fast` for a single-output signature just run on backend `be`: (be, its plan
+    generation, launch(inputs) -> the untracked output NDArray, or None when `be` makes
+    no launcher for it: Backend.launcher)."""
     (shape, dtype, size, cls, dims), = plan.outputs
     device = be.launcher(fn, inputs, dims, dtype, attrs, key)
     if device is None:
-        return None
+        return be, be.plan_generation, None
     arrays = tuple(i for i, x in enumerate(inputs) if type(x) not in _SCALARS)
 
     def launch(inputs):
