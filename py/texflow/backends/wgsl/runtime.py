@@ -249,9 +249,7 @@ class WGSLBackend(Backend):
 
     def _prepare(self, fn, inputs, outs, attrs, key):
         if len(self._recipes) >= self.RECIPE_LIMIT:
-            self._recipes.clear()
-            self._drop_plans()
-            self.plan_generation += 1
+            self.clear_plans()
         recipe = fn(Builder(len(inputs), self, outs), *inputs, **attrs)
         for step in recipe.steps:
             pipeline = self._pipelines.get(step.program.key)
@@ -264,6 +262,12 @@ class WGSLBackend(Backend):
             recipe.direct = steps[0].plan
         self._recipes[key] = recipe
         return recipe
+
+    def clear_plans(self):
+        """Forgets every recipe and launch plan (pipelines stay compiled)."""
+        self._recipes.clear()
+        self._drop_plans()
+        self.plan_generation += 1
 
     def _drop_plans(self):
         """Forgets every launch plan (the recipe cache was emptied)."""
