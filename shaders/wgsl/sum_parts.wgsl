@@ -1,5 +1,5 @@
-// out[j] = the sum over parts p of in[p * n + j], in order of p (n = params[0] vec4s),
-// through `epilogue4` (split-K products' fused epilogues; else the identity).
+// out[j] = the sum over parts p of in[p * n + j], in order of p (n = params[0] vec4s or
+// scalars), through `${store}` (split-K products' fused epilogues; else the identity).
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
@@ -9,5 +9,5 @@ fn main(${builtins}) {
   for (var p = 1; p < params[1]; p = p + 1) {
     acc = acc + in0[p * n + i];
   }
-  out0[i] = epilogue4(acc, i);
+  out0[i] = ${store}(acc, i);
 }

@@ -92,3 +92,28 @@ def test_data_moves_between_backends():
     y = cpu.add(x, 1.0)
     z = tf.mul(y, 2.0)  # back on the active backend
     np.testing.assert_allclose(z.get_values(), (np.exp([0.0, 1.0]) + 1) * 2, rtol=1e-6)
+
+
+@each_backend
+def test_a_repeated_op_signature_uploads_counts_and_tracks_as_its_first_run():
+    """After a signature's first run on a device the engine launches it through the
+    launcher it kept (engine/run.py): later runs must still upload host inputs, count
+    one launch, be tracked by the scope, and survive the backend forgetting its plans."""
+    from texflow.engine import context
+
+    backend = context.current()
+    one = tf.array(np.ones(3, np.float32))
+    for k in range(5):
+        if k == 3 and hasattr(backend, "clear_plans"):  # launchers made before are stale
+            backend.clear_plans()
+        x = tf.array(np.full(3, k, np.float32))
+        launches = tf.memory()["num_launches"]
+        with tf.scope() as s:
+            y = tf.add(x, one)
+            assert tf.memory()["num_launches"] - launches == 1, k
+            assert x.backend == tf.get_backend(), "the op uploaded its host input"
+            assert any(t is y for t in s.tracked), "the scope tracks the output"
+            np.testing.assert_array_equal(y.numpy(), np.full(3, k + 1, np.float32))
+        assert y.is_disposed
+        x.dispose()
+    one.dispose()

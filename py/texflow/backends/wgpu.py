@@ -82,6 +82,45 @@ def _without_xdg_noise(fn):
                 sys.stderr.flush()
 
 
+# Mesa's llvmpipe (lavapipe) ends each invocation after 65535 loop iterations in all
+# (its loops count down one "loop limiter" per invocation, Mesa 22.3: kernels return
+# truncated sums, no error): probed once on CPU adapters with a loop of PROBE_LOOPS.
+PROBE_LOOPS = 1 << 20
+LOOP_MARGIN = 64
+_PROBE = """@group(0) @binding(0) var<storage, read_write> o: array<i32>;
+@compute @workgroup_size(1)
+fn main() {
+  let n = o[0];
+  var count = 0;
+  for (var k = 0; k < n; k = k + 1) { count = count + 1; }
+  o[1] = count;
+}"""
+
+
+def _loop_limit(device):
+    """The loop iterations after which `device` stops an invocation, or None if it
+    ran all PROBE_LOOPS."""
+    import wgpu
+
+    usage = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
+    buf = device.create_buffer_with_data(data=np.array([PROBE_LOOPS, 0], np.int32),
+                                         usage=usage)
+    pipeline = device.create_compute_pipeline(layout="auto", compute={
+        "module": device.create_shader_module(code=_PROBE), "entry_point": "main"})
+    group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": buf}}])
+    encoder = device.create_command_encoder()
+    compute = encoder.begin_compute_pass()
+    compute.set_pipeline(pipeline)
+    compute.set_bind_group(0, group)
+    compute.dispatch_workgroups(1)
+    compute.end()
+    device.queue.submit([encoder.finish()])
+    ran = int(np.frombuffer(device.queue.read_buffer(buf), np.int32)[1])
+    buf.destroy()
+    return ran if ran < PROBE_LOOPS else None
+
+
 class WgpuBackend(WGSLBackend):
     """WGSL kernels on a native wgpu device.
 
@@ -122,6 +161,11 @@ class WgpuBackend(WGSLBackend):
         if self.adapter_info.get("adapter_type") == "CPU":
             self.MATMUL_BLOCK = (8, 2, 16, 16)  # measured on lavapipe (llvmpipe, AVX2)
             self.MATMUL_BLOCKED = ("all", (16, 16))  # scripts/profile_mlp_kernels.py
+            limit = _loop_limit(self.device)
+            if limit is not None:  # a margin for the few iterations of a kernel's outer loops
+                self.LOOP_BUDGET = limit - LOOP_MARGIN
+                self.LOOP_DRIVER = " ".join(filter(None, (
+                    self.adapter_info.get("vendor"), self.adapter_info.get("description"))))
         self._queue = self.device.queue
         self._buffers = {}
         self._ids = itertools.count(1)

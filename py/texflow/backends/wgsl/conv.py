@@ -12,8 +12,8 @@ from ..base import kernel
 from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
-from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header,
-                      render, size_of)
+from .program import (GLOBAL_INDEX, Program, Step, check_loops, global_index, grid_for,
+                      header, render, size_of, within_budget)
 
 _programs = {}
 DIRECT_PIXELS = 4        # output pixels per invocation of conv2d_direct.wgsl
@@ -47,12 +47,20 @@ def _patches(k, x_ref, x_shape, window, out_hw, strides, dilations, pads):
     n, h, w, c = x_shape
     (kh, kw), (oh, ow) = window, out_hw
     rows, cols = n * oh * ow, kh * kw * c
-    ref = k.temp(4 * rows * cols)
     t, c_words = channel_words(c)
-    meta = [rows * kh * kw, c_words, kh * kw, kw, oh, ow, h, w, *strides, *dilations,
-            pads[0], pads[2]]
-    k.add(Step(cached_program("im2col", [t], t, T=t, width=t), meta,
-               grid_for(rows * kh * kw), (x_ref, ref)))
+    budget = k.backend.LOOP_BUDGET
+    q = 1 if budget is None else -(-c_words // budget)  # invocations a pixel
+    ref = k.temp(4 * rows * cols)
+    total = rows * kh * kw * q
+    meta = [total, c_words, kh * kw, kw, oh, ow, h, w, *strides, *dilations, pads[0], pads[2],
+            q, -(-c_words // q)]
+    if q == 1:
+        fields = dict(part="let pk = i;", c0="0", c1="C")
+    else:  # pixel pk's channels [q * CC, (q + 1) * CC)
+        fields = dict(part="let Q = params[14]; let CC = params[15]; let q = i % Q; "
+                           "let pk = i / Q;", c0="q * CC", c1="min(C, (q + 1) * CC)")
+    k.add(Step(cached_program("im2col", [t], t, T=t, width=t, **fields), meta,
+               grid_for(total), (x_ref, ref)))
     return ref
 
 
@@ -61,10 +69,12 @@ def channel_words(c):
     return ("vec4<f32>", c // 4) if c % 4 == 0 else ("f32", c)
 
 
-def direct(c, oc):
+def direct(c, oc, be=None, loops=0):
     """Whether conv2d and its filter gradient skip im2col: few input channels (C % 4:
-    scalar patch copies, a product K not a multiple of 4) into OC % 4 == 0."""
-    return c % 4 != 0 and oc % 4 == 0
+    scalar patch copies, a product K not a multiple of 4) into OC % 4 == 0, and the
+    kernel's `loops` per invocation within `be`'s LOOP_BUDGET (else im2col and the
+    product, which splits its K)."""
+    return c % 4 != 0 and oc % 4 == 0 and (be is None or within_budget(be, loops))
 
 
 def _conv_direct(k, x_shape, w_shape, out_shape, strides, dilations, pads, epilogue):
@@ -105,6 +115,10 @@ def _filter_direct(k, x_shape, dy_shape, filter_shape, strides, dilations, pads)
     _, oh, ow, _ = dy_shape
     rows, f, co4 = n * oh, kh * kw * c, oc // 4
     per, parts = row_parts(rows, ow, FILTER_PART, MAX_FILTER_PARTS)
+    budget = k.backend.LOOP_BUDGET
+    if budget is not None and per * (ow + 1) > budget:  # more parts: fewer rows each
+        per = budget // (ow + 1)
+        parts = -(-rows // per)
     total = parts * f * co4
     dst = k.out if parts == 1 else k.temp(16 * total)
     meta = [total, co4, f, oh, ow, h, w, c, kw, *strides, *dilations, pads[0], pads[2], rows,
@@ -122,7 +136,7 @@ def conv2d(k, *inputs, strides, dilations, pads, program=None):
     kh, kw, c, oc = w.shape
     rows, cols = size_of(k.out_shape[:3]), kh * kw * c
     epilogue = None if program is None else epilogue_of(program, extras, k.out_shape)
-    if direct(c, oc):
+    if direct(c, oc, k.backend, kh * (1 + kw * (1 + c))):
         _conv_direct(k, x.shape, w.shape, k.out_shape, strides, dilations, pads, epilogue)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), k.out_shape[1:3], strides, dilations, pads)
@@ -140,7 +154,7 @@ def conv2d_backprop_filter(k, *inputs, strides, dilations, pads,
     x, dy = inputs
     kh, kw, c, oc = filter_shape
     rows, cols = size_of(dy.shape[:3]), kh * kw * c
-    if direct(c, oc):
+    if direct(c, oc, k.backend, dy.shape[2] + 1):  # a part of one row
         _filter_direct(k, x.shape, dy.shape, filter_shape, strides, dilations, pads)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)
@@ -164,6 +178,7 @@ def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
                  Operand((cols, oc), "float32", 1), (rows, cols), "float32", transpose_b=True,
                  out_ref=dcols)
     if not pointwise:
+        check_loops(k.backend, "conv2d_backprop_input (col2im)", input_shape, kh * (kw + 1))
         t, c_words = channel_words(c)
         total = n * h * wd * c_words
         meta = [total, h, wd, c_words, oh, ow, kh, kw, *strides, *dilations, pads[0],

@@ -248,14 +248,17 @@ def _split_steps(builder, refs, a, b, sizes, t, block, groups, chunks, kc4, out_
                      grid_for(total), (parts, *_refs(epilogue), out_ref)))
 
 
-def sum_parts_program(t, epilogue=None):
-    """sum_parts.wgsl over vec4s of `t`, storing through `epilogue` (params[2:])."""
-    key = ("sum_parts", t, epilogue and epilogue.key)
+def sum_parts_program(t, epilogue=None, vec=True):
+    """sum_parts.wgsl over vec4s of `t` (scalars if not `vec`), storing through
+    `epilogue` (params[2:])."""
+    key = ("sum_parts", t, epilogue and epilogue.key, vec)
     if key not in _programs:
-        types = [f"vec4<{t}>"] + ([] if epilogue is None else epilogue.types)
+        v = f"vec4<{t}>" if vec else t
+        types = [v] + ([] if epilogue is None else epilogue.types)
         _programs[key] = Program(key, len(types), 1, lambda: header(
-            types, [f"vec4<{t}>"], "\n" + epilogues.source(epilogue, 2, t)) + render(
-                "sum_parts.wgsl", builtins=GLOBAL_INDEX, index=global_index()))
+            types, [v], "\n" + epilogues.source(epilogue, 2, t)) + render(
+                "sum_parts.wgsl", builtins=GLOBAL_INDEX, index=global_index(),
+                store="epilogue4" if vec else "epilogue"))
     return _programs[key]
 
 
@@ -335,9 +338,12 @@ def matmul_steps(be, builder, a, b, out_shape, out_dtype, transpose_a=False,
     if (transpose_a or transpose_b) and m * n * k < TRANSPOSE_WORTH:
         fast = False
     mode, block = be.MATMUL_BLOCKED or (None, None)
+    budget = be.LOOP_BUDGET
+    if budget is not None and k > budget:  # the blocked kernel splits K to keep under it
+        mode, block = "all", block or (4, 4)
     if mode == "all" or (mode == "general" and not fast):
         blocked.steps(builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
-                      transpose_b, out_ref, epilogue, block)
+                      transpose_b, out_ref, epilogue, block, budget)
     elif fast:
         _fast_steps(be, builder, a, b, m, n, k, out_shape[:-2], out_dtype, transpose_a,
                     transpose_b, out_ref, epilogue)

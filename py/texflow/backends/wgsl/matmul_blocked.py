@@ -17,6 +17,9 @@ and interleave their columns, so a gather of B and a scatter of C touch one cach
 line.
 """
 
+import copy
+
+from ...errors import BackendError
 from ..layout import pow2_at_least
 from . import matmul as mm
 from .program import Step
@@ -39,18 +42,24 @@ def workgroup(gx, gy, count):
     return wx, wy
 
 
-def _program(a_type, b_type, t, rank, epilogue, shape):
-    key = ("matmul_blocked", a_type, b_type, t, rank, epilogue and epilogue.key, shape)
+def _program(a_type, b_type, t, rank, epilogue, shape, split=False):
+    key = ("matmul_blocked", a_type, b_type, t, rank, epilogue and epilogue.key, shape, split)
     if key not in mm._programs:
         mm._programs[key] = mm.Program(key, 2 + mm._count(epilogue), 1,
                                        lambda: _source(a_type, b_type, t, rank, epilogue,
-                                                       shape))
+                                                       shape, split))
     return mm._programs[key]
 
 
-def _source(a_type, b_type, t, rank, epilogue, shape):
+def _source(a_type, b_type, t, rank, epilogue, shape, split):
     r, c, wx, wy = shape
-    batch, a_off, b_off = mm._batch_code(rank, 7)
+    if split:  # params[7:9]: k per chunk and the number of batches
+        chunk = ("let s = i32(wid.z) / params[8]; let bz = i32(wid.z) % params[8];\n  "
+                 "let k0 = s * params[7]; let k1 = min(K, k0 + params[7]);")
+    else:
+        chunk = "let bz = i32(wid.z); let k0 = 0; let k1 = K;"
+    at = 9 if split else 7
+    batch, a_off, b_off = mm._batch_code(rank, at, "bz")
     setup = [f"let ra{i} = a_base + min(m0 + {i}, M - 1) * a_rows;" for i in range(r)]
     setup += [f"let cb{j} = b_base + min(n0 + {4 * j}, N - 1) * b_cols;" for j in range(c)]
     setup += [f"var acc{i}_{j} = {t}();" for i in range(r) for j in range(c)]
@@ -62,16 +71,18 @@ def _source(a_type, b_type, t, rank, epilogue, shape):
         inner = " ".join(f"if (n0 + {4 * j} < N) {{ out0[o + {4 * j}] = "
                          f"epilogue(acc{i}_{j}, o + {4 * j}); }}" for j in range(c))
         store.append(f"if (m0 + {i} < M) {{ let o = c_base + (m0 + {i}) * N + n0; {inner} }}")
-    return mm._header([a_type, b_type], t, t, epilogue, 7 + 3 * rank) + mm.render(
-        "matmul_blocked.wgsl", R=r, C=c, C4=4 * c, WX=wx, WY=wy, batch=batch, a_off=a_off,
-        b_off=b_off,
+    return mm._header([a_type, b_type], t, t, epilogue, at + 3 * rank) + mm.render(
+        "matmul_blocked.wgsl", R=r, C=c, C4=4 * c, WX=wx, WY=wy, chunk=chunk, batch=batch,
+        a_off=a_off,        b_off=b_off,
         setup="\n  ".join(setup), body="\n    ".join(body), store="\n  ".join(store))
 
 
 def steps(builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b, out_ref,
-          epilogue, block):
-    """Adds the one step of `a @ b` (matmul.py Operands) to `builder`, at most `block`
-    (rows, columns) of the output per invocation."""
+          epilogue, block, budget=None):
+    """Adds the step of `a @ b` (matmul.py Operands) to `builder`, at most `block`
+    (rows, columns) of the output per invocation; with K past `budget` (the loop
+    iterations an invocation may run, runtime.py LOOP_BUDGET), partial products of
+    chunks of k, then sum_parts.wgsl adding them in order through the epilogue."""
     a_rows, a_cols = (1, m) if transpose_a else (k, 1)
     b_rows, b_cols = (1, k) if transpose_b else (n, 1)
     dims, a_st, b_st, count = mm._batch(out_batch, a.shape[:-2], b.shape[:-2], m * k, k * n)
@@ -80,8 +91,28 @@ def steps(builder, a, b, m, n, k, out_batch, out_dtype, transpose_a, transpose_b
     c = min(block[1], pow2_at_least(-(-n // 4)))
     gx, gy = 4 * -(-n // (4 * c)), -(-m // r)
     wx, wy = workgroup(gx, gy, count)
-    program = _program(mm.STORAGE[a.dtype], mm.STORAGE[b.dtype], mm.STORAGE[out_dtype],
-                       len(dims), epilogue, (r, c, wx, wy))
-    meta = [m, n, k, a_rows, a_cols, b_rows, b_cols, *dims, *a_st, *b_st] + mm._meta(epilogue)
+    types = mm.STORAGE[a.dtype], mm.STORAGE[b.dtype], mm.STORAGE[out_dtype]
+    strides = [m, n, k, a_rows, a_cols, b_rows, b_cols]
     groups = (-(-gx // wx), -(-gy // wy), count)
-    builder.add(Step(program, meta, groups, (a.ref, b.ref, *mm._refs(epilogue), out_ref)))
+    if budget is None or k <= budget:
+        program = _program(*types, len(dims), epilogue, (r, c, wx, wy))
+        meta = strides + [*dims, *a_st, *b_st] + mm._meta(epilogue)
+        builder.add(Step(program, meta, groups, (a.ref, b.ref, *mm._refs(epilogue), out_ref)))
+        return
+    chunks = -(-k // budget)
+    kc = -(-k // chunks)
+    if chunks * count > mm.MAX_BATCH:
+        raise BackendError(f"matmul: {count} matrices of K = {k} need {chunks * count} "
+                           f"partial products, past the {mm.MAX_BATCH} a launch can take "
+                           f"(the driver stops loops after {budget} iterations)")
+    total = count * m * n
+    parts = builder.temp(4 * total * chunks)
+    program = _program(*types, len(dims), None, (r, c, wx, wy), split=True)
+    builder.add(Step(program, strides + [kc, count, *dims, *a_st, *b_st],
+                     groups[:2] + (chunks * count,), (a.ref, b.ref, parts)))
+    if epilogue is not None:  # its arrays bound after the one input of sum_parts
+        epilogue = copy.copy(epilogue)
+        epilogue.first = 1
+    builder.add(Step(mm.sum_parts_program(types[2], epilogue, vec=False),
+                     [total, chunks] + mm._meta(epilogue), mm.grid_for(total),
+                     (parts, *mm._refs(epilogue), out_ref)))

@@ -177,11 +177,26 @@ _BAD_PARAMS = [_NAN_BITS, _INT_MIN]
 
 @kernel("unsorted_segment_sum", "wgsl")
 def unsorted_segment_sum(k, *inputs, num_segments):
+    """segment_sum.wgsl, each output scanning every id, or where that passes the
+    backend's LOOP_BUDGET, parts of the ids each, added up by segment_parts.wgsl."""
     data = inputs[0]
     t = STORAGE[k.out_dtype]
     store = "select(0, 1, acc != 0)" if k.out_dtype == "bool" else "acc"
-    n = size_of(k.out_shape)
-    meta = [n, size_of(data.shape[1:]), data.shape[0], num_segments, *_BAD_PARAMS]
-    k.add(Step(_file_program("segment_sum", (t, "i32"), t, T=t, store=store, bad=_bad(t, 4)),
-               meta, grid_for(n), (0, 1, k.out)))
+    n, ids = size_of(k.out_shape), data.shape[0]
+    budget = k.backend.LOOP_BUDGET
+    parts = 1 if budget is None else max(1, -(-ids // budget))
+    per = -(-ids // parts)
+    meta = [n * parts, size_of(data.shape[1:]), ids, num_segments, *_BAD_PARAMS, n, per]
+    if parts == 1:
+        k.add(Step(_file_program("segment_sum", (t, "i32"), t, T=t, bad=_bad(t, 4),
+                                 finish=f"out0[i] = select({store}, {_bad(t, 4)}, bad);"),
+                   meta, grid_for(n), (0, 1, k.out)))
+        return k.recipe()
+    ref = k.temp(4 * (n + 1) * parts)
+    finish = f"out0[i] = acc; if (o == 0) {{ out0[parts_end + p] = select({t}(0), {t}(1), bad); }}"
+    k.add(Step(_file_program("segment_sum", (t, "i32"), t, T=t, bad=_bad(t, 4),
+                             finish=finish.replace("parts_end", "params[0]")),
+               meta, grid_for(n * parts), (0, 1, ref)))
+    k.add(Step(_file_program("segment_parts", (t,), t, T=t, store=store, bad=_bad(t, 2)),
+               [n, parts, *_BAD_PARAMS], grid_for(n), (ref, k.out)))
     return k.recipe()

@@ -17,7 +17,8 @@ from ..layout import windows_tile
 from . import epilogue as epilogues
 from .conv import cached_program as _program, channel_words, conv2d, direct
 from .matmul import epilogue_of
-from .program import GLOBAL_INDEX, Program, Step, global_index, grid_for, header, render, size_of
+from .program import (GLOBAL_INDEX, Program, Step, check_loops, global_index, grid_for,
+                      header, render, size_of)
 
 # TensorFlow's max_pool starts each window at float32's lowest and takes a value only
 # when greater: NaN never wins, a window of -inf and NaN only gives the lowest
@@ -71,8 +72,15 @@ def _pool_grad_step(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads):
     return Step(program, meta, grid_for(total), (*srcs, dst))
 
 
+def _check_window(k, op, x_shape, ksize, passes=1):
+    """BackendError where `passes` loops over a window (max_pool_grad by tiles: two) pass
+    the backend's LOOP_BUDGET: pooling does not split a window."""
+    check_loops(k.backend, op, x_shape, passes * ksize[0] * (ksize[1] + 1))
+
+
 def _pool_kernel(kind):
     def plan(k, *inputs, ksize, strides, pads):
+        _check_window(k, f"{kind}_pool", inputs[0].shape, ksize)
         k.add(_pool_step(kind, 0, k.out, inputs[0].shape, k.out_shape[1:3], ksize, strides,
                          pads))
         return k.recipe()
@@ -123,6 +131,7 @@ def _tiles_grad(x_shape, out_hw, ksize, dst):
 @kernel("max_pool_grad", "wgsl")
 def max_pool_grad(k, *inputs, ksize, strides, pads):
     x, dy = inputs
+    _check_window(k, "max_pool_grad", x.shape, ksize, 2)
     if windows_tile(ksize, strides, pads):
         k.add(_tiles_grad(x.shape, dy.shape[1:3], ksize, k.out))
         return k.recipe()
@@ -185,7 +194,9 @@ def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize
     MAX_WINDOW_PIXELS pixels), else conv2d into a temporary first."""
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
-    if not direct(c, oc) or ksize[0] * ksize[1] > MAX_WINDOW_PIXELS:
+    _check_window(k, "conv2d_pool", conv_shape, ksize)
+    direct_loops = kh * (1 + kw * (1 + c))  # conv2d_direct's, per invocation
+    if not direct(c, oc, k.backend, direct_loops) or ksize[0] * ksize[1] > MAX_WINDOW_PIXELS:
         h = k.inline(conv2d, inputs, conv_shape, strides=strides, dilations=dilations,
                      pads=pads, program=program)
         k.add(_taps_step(h, (k.out, k.out + 1), conv_shape, pooled_shape[1:3], ksize,
@@ -263,6 +274,7 @@ def _taps_grad_tiles(taps_shape, x_shape, ksize, dst):
 
 @kernel("max_pool_grad_taps", "wgsl")
 def max_pool_grad_taps(k, taps, dy, ksize, strides, pads, input_shape):
+    _check_window(k, "max_pool_grad_taps", input_shape, ksize)
     if windows_tile(ksize, strides, pads):
         k.add(_taps_grad_tiles(taps.shape, input_shape, ksize, k.out))
         return k.recipe()
@@ -274,6 +286,7 @@ def max_pool_grad_taps(k, taps, dy, ksize, strides, pads, input_shape):
 @kernel("avg_pool_grad", "wgsl")
 def avg_pool_grad(k, *inputs, ksize, strides, pads, input_shape):
     dy = inputs[0]
+    _check_window(k, "avg_pool_grad", input_shape, ksize)
     k.add(_pool_grad_step("avg", (0,), k.out, input_shape, dy.shape[1:3], ksize, strides,
                           pads))
     return k.recipe()

@@ -4,8 +4,8 @@ by TensorFlow 2.21's rules (ops/pool3d.py): one output element per invocation, a
 its box (the gradient: over the boxes covering the position)."""
 
 from ..base import kernel
-from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header, render,
-                      size_of)
+from .program import (GLOBAL_INDEX, Program, Step, check_loops, global_index, grid_for,
+                      header, render, size_of)
 
 _programs = {}
 # the params every pool3d program reads (total, N, D, H, W, C, OD, OH, OW, window (3),
@@ -20,6 +20,7 @@ def _add(k, name, inputs, total, x_shape, out_dhw, ksize, strides, pads):
     """One dispatch of shaders/wgsl/<name>.wgsl over `total` elements: volume `x_shape`
     (NDHWC), pooled `out_dhw`, boxes `ksize` at `strides`, `pads` (before and after)."""
     n_in = len(inputs)
+    check_loops(k.backend, name, x_shape, ksize[0] * (1 + ksize[1] * (1 + ksize[2])))
     if name not in _programs:
         _programs[name] = Program((name,), n_in, 1, lambda: header(["f32"] * n_in, ["f32"]) + (
             render(f"{name}.wgsl", builtins=GLOBAL_INDEX, index=global_index(),

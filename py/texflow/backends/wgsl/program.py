@@ -20,6 +20,7 @@ input signature and cached by the runtime.
 from string import Template
 
 from ... import resources
+from ...errors import BackendError
 
 WORKGROUP = 256
 META_INTS = 64          # launch parameters per dispatch: 256 bytes, the offset alignment
@@ -222,3 +223,21 @@ def dot_strides(rank, strides_at, prefix="c"):
     if rank == 0:
         return "0"
     return " + ".join(f"{prefix}{k} * params[{strides_at + k}]" for k in range(rank))
+
+
+def within_budget(backend, iterations):
+    """Whether an invocation looping `iterations` times in all stays within `backend`'s
+    LOOP_BUDGET (runtime.py; None: no limit)."""
+    return backend.LOOP_BUDGET is None or iterations <= backend.LOOP_BUDGET
+
+
+def check_loops(backend, op, shape, iterations):
+    """Raises BackendError where one invocation of `op` on arrays of `shape` would loop
+    `iterations` times, past what `backend`'s driver runs (it would stop the loop early
+    and return a truncated result without an error)."""
+    if not within_budget(backend, iterations):
+        raise BackendError(
+            f"{op}: shape {shape} needs {iterations} loop iterations in one shader "
+            f"invocation, more than the {backend.LOOP_BUDGET} the {backend.name} backend's "
+            f"driver ({backend.LOOP_DRIVER}) runs before it silently stops the invocation "
+            "(a truncated result)")

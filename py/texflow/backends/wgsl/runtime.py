@@ -68,6 +68,11 @@ class WGSLBackend(Backend):
     # wgsl/matmul_blocked.py's kernel, which takes the products the general kernel
     # would (mode "general") or all of them ("all"); None: never (GPUs)
     MATMUL_BLOCKED = None
+    # loop iterations one invocation may run in all, where the driver stops an
+    # invocation silently past a limit (lavapipe: 65535, see wgpu.py); kernels whose
+    # loops grow with their input split their work to stay under it. None: no limit.
+    LOOP_BUDGET = None
+    LOOP_DRIVER = ""         # the driver with the limit, for error messages
     # storage buffers one shader may bind (WebGPU's default; runtimes read their device's)
     max_storage_buffers = 8
 
@@ -244,9 +249,7 @@ class WGSLBackend(Backend):
 
     def _prepare(self, fn, inputs, outs, attrs, key):
         if len(self._recipes) >= self.RECIPE_LIMIT:
-            self._recipes.clear()
-            self._drop_plans()
-            self.plan_generation += 1
+            self.clear_plans()
         recipe = fn(Builder(len(inputs), self, outs), *inputs, **attrs)
         for step in recipe.steps:
             pipeline = self._pipelines.get(step.program.key)
@@ -259,6 +262,12 @@ class WGSLBackend(Backend):
             recipe.direct = steps[0].plan
         self._recipes[key] = recipe
         return recipe
+
+    def clear_plans(self):
+        """Forgets every recipe and launch plan (pipelines stay compiled)."""
+        self._recipes.clear()
+        self._drop_plans()
+        self.plan_generation += 1
 
     def _drop_plans(self):
         """Forgets every launch plan (the recipe cache was emptied)."""
