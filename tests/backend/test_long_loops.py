@@ -91,7 +91,8 @@ def test_windows_past_the_loop_limit():
 @each_backend
 def test_split_loops_under_a_small_budget():
     """The splits at small sizes: a WGSL backend given a loop budget of 40 (its recipes
-    rebuilt) matches numpy on products, segment sums and convolutions, and refuses a
+    rebuilt) matches numpy on products, segment sums and convolutions (im2col's channel
+    runs split too), and refuses a
     6x6 pooling window; other backends compute the same values."""
     be = current()
     wgsl = hasattr(be, "LOOP_BUDGET")
@@ -122,6 +123,11 @@ def _small_budget_cases(wgsl):
         w = rng.normal(size=(3, 3, 5, 4)).astype(np.float32)
         _close(tf.conv2d(tf.array(x), tf.array(w), 1, "SAME").numpy(),
                oracle_nn.conv2d(x, w, 1, "SAME"), "conv2d [2,6,7,5] * [3,3,5,4]", 0.01)
+        # im2col copies 45 channels a pixel in two invocations
+        w45 = rng.normal(size=(2, 2, 45, 4)).astype(np.float32)
+        x45 = rng.normal(size=(1, 3, 4, 45)).astype(np.float32)
+        _close(tf.conv2d(tf.array(x45), tf.array(w45), 1, "SAME").numpy(),
+               oracle_nn.conv2d(x45, w45, 1, "SAME"), "conv2d [1,3,4,45] * [2,2,45,4]", 0.01)
         dy = rng.normal(size=(2, 6, 7, 4)).astype(np.float32)
         wt = tf.Variable(w)
         with tf.GradientTape() as tape:

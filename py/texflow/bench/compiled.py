@@ -5,9 +5,10 @@ of Keras `fit` on the MNIST CNN (bench/fit.py's model) with `run_eagerly=True`
 against the default (its step through tf.function).
 
 Each case is timed with its result read back (`await y.data()`), as the other
-cases are, the eager and compiled calls alternating (the median of each kept); "issue" is the time of one call before that read (GPU work is
-asynchronous), by Python's clock: in the browser it holds the JavaScript the call
-runs (on WebGL the GL calls of every launch, on WebGPU encoding and submitting).
+cases are, the eager and compiled calls alternating (the median of each kept);
+"issue" is the time of one call before that read (GPU work is asynchronous), by
+Python's clock: in the browser it holds the JavaScript the call runs (on WebGL the
+GL calls of every launch, on WebGPU encoding and submitting).
 In the browser the same calls are then made again with every call into JavaScript
 timed (bench/js_clock.py): "Python" is each call's time less its time in JavaScript,
 the median, for issue 11's target on a replayed step's Python time. Launches are

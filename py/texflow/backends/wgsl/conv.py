@@ -48,12 +48,19 @@ def _patches(k, x_ref, x_shape, window, out_hw, strides, dilations, pads):
     (kh, kw), (oh, ow) = window, out_hw
     rows, cols = n * oh * ow, kh * kw * c
     t, c_words = channel_words(c)
-    check_loops(k.backend, "conv2d (im2col)", x_shape, c_words)
+    budget = k.backend.LOOP_BUDGET
+    q = 1 if budget is None else -(-c_words // budget)  # invocations a pixel
     ref = k.temp(4 * rows * cols)
-    meta = [rows * kh * kw, c_words, kh * kw, kw, oh, ow, h, w, *strides, *dilations,
-            pads[0], pads[2]]
-    k.add(Step(cached_program("im2col", [t], t, T=t, width=t), meta,
-               grid_for(rows * kh * kw), (x_ref, ref)))
+    total = rows * kh * kw * q
+    meta = [total, c_words, kh * kw, kw, oh, ow, h, w, *strides, *dilations, pads[0], pads[2],
+            q, -(-c_words // q)]
+    if q == 1:
+        fields = dict(part="let pk = i;", c0="0", c1="C")
+    else:  # pixel pk's channels [q * CC, (q + 1) * CC)
+        fields = dict(part="let Q = params[14]; let CC = params[15]; let q = i % Q; "
+                           "let pk = i / Q;", c0="q * CC", c1="min(C, (q + 1) * CC)")
+    k.add(Step(cached_program("im2col", [t], t, T=t, width=t, **fields), meta,
+               grid_for(total), (x_ref, ref)))
     return ref
 
 
