@@ -38,6 +38,7 @@ class TensorShape(tuple):
     """
 
     __slots__ = ()
+    _nest_leaf = True  # tf.nest: a leaf, as TensorFlow's TensorShape (not a tuple) is
 
     def __new__(cls, dims=()):
         if dims is None:

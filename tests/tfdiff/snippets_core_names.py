@@ -1,0 +1,128 @@
+"""TensorFlow-differential snippets for TensorFlow 2's core names (owner: tfcore):
+tf.nest, tf.name_scope, tf.Module (tracking, names, tf.function methods traced per
+instance, checkpoints), tf.custom_gradient (eager, inside tf.function, under a tape
+outside one, with Variables, higher order), tf.get_static_value, tf.identity_n,
+tf.init_scope, tf.inside_function, tf.group, tf.tuple, tf.control_dependencies.
+Variable names drop TensorFlow's ":0" (texflow's names have none: README's table).
+`id: source` or `id: (source, options)`; the id's part before '/' is its test group.
+After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py core_names`.
+"""
+
+# a whole error message (both libraries' text), or the result
+_ERR = """
+def err(f):
+    try:
+        return f()
+    except Exception as e:
+        return type(e).__name__ + ': ' + str(e)
+"""
+_NT = "import collections\nNT = collections.namedtuple('NT', 'b a')\n"
+_S = _NT + "s = {'b': [1, (2, 3)], 'a': NT(4, {'z': 5, 'y': 6}), 'c': None}\n"
+
+
+def _name(expr):
+    return f"{expr}.name.split(':')[0]"
+
+
+_MODULES = """
+class Leaf(tf.Module):
+    def __init__(self, k, name=None):
+        super().__init__(name=name)
+        self.k = tf.Variable(k, name='k')
+
+class Tree(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.z = tf.Variable(1., name='z')
+        self.a = tf.Variable(2., name='a', trainable=False)
+        self.lst = [tf.Variable(3., name='l0'), Leaf(4., name='in_list')]
+        self.d = {'y': tf.Variable(5., name='dy'), 'b': tf.Variable(6., name='db')}
+        self.t = (Leaf(7., name='in_tuple'), tf.Variable(8., name='t1'))
+        self.sub = Leaf(9., name='sub')
+        self.x = tf.constant(1.)
+        self.same = self.z
+        self.dense = tf.keras.layers.Dense(2)
+tree = Tree()
+"""
+_SCALE = """
+class Scale(tf.Module):
+    def __init__(self, k):
+        super().__init__()
+        self.k = tf.Variable(k)
+    @tf.function
+    def __call__(self, x):
+        return x * self.k
+a, b = Scale(2.), Scale(3.)
+x = tf.constant([1., 2.])
+"""
+_LOG1PEXP = """
+@tf.custom_gradient
+def log1pexp(x):
+    e = tf.exp(x)
+    def grad(upstream):
+        return upstream * (1 - 1 / (1 + e))
+    return tf.math.log(1 + e), grad
+x = tf.constant([0., 100., -3.])
+"""
+_VAR = """
+v = tf.Variable(5.)
+@tf.custom_gradient
+def scaled(x):
+    def grad(dy, variables=None):
+        return dy * v, [tf.reduce_sum(dy * x) * 100]
+    return x * v, grad
+"""
+
+SNIPPETS = {
+    # -- tf.nest ----------------------------------------------------------------------------
+    "nest/flatten": _S + "(tf.nest.flatten(s), tf.nest.flatten(None), tf.nest.flatten(1), "
+                         "tf.nest.flatten([]), tf.nest.flatten({}), tf.nest.flatten('ab'))",
+    "nest/flatten_tensor": "tf.nest.flatten([tf.constant([1, 2]), {'b': tf.constant(2.), "
+                           "'a': tf.constant(3)}])",
+    "nest/flatten_mappings": _NT + "(tf.nest.flatten(collections.OrderedDict([('b', 1), "
+                                   "('a', 2)])), tf.nest.flatten(range(3)), "
+                                   "tf.nest.flatten(tf.TensorShape([1, 2])))",
+    "nest/is_nested": _NT + "[tf.nest.is_nested(v) for v in ([], 1, {}, 'ab', b'x', "
+                            "tf.constant([1]), NT(1, 2), {1, 2}, (), None)]",
+    "nest/map_structure": _S + "tf.nest.map_structure(lambda x: None if x is None else "
+                               "x * 10, s)",
+    "nest/map_two": "tf.nest.map_structure(lambda x, y: x + y, [1, (2, 3)], [10, (20, 30)])",
+    "nest/map_ordered": _NT + "str(tf.nest.map_structure(lambda x: x * 2, "
+                              "collections.OrderedDict([('b', 1), ('a', 2)])))",
+    "nest/map_check_types_off": "tf.nest.map_structure(lambda x, y: x + y, [1, 2], (3, 4), "
+                                "check_types=False)",
+    "nest/map_errors": _ERR + _NT + """[
+    err(lambda: tf.nest.map_structure(lambda x, y: x + y, [1, 2], (3, 4))),
+    err(lambda: tf.nest.map_structure(lambda x, y: x + y, [1, 2], [3])),
+    err(lambda: tf.nest.map_structure(lambda x, y: x + y, {'a': 1}, {'b': 1})),
+    err(lambda: tf.nest.map_structure(lambda x: x, 1, foo=2)),
+    err(lambda: tf.nest.map_structure(lambda x: x)),
+    err(lambda: tf.nest.map_structure(lambda x, y: x, 1, [1])),
+    err(lambda: tf.nest.map_structure(lambda x, y: x, [1], 1)),
+    err(lambda: tf.nest.map_structure(lambda x, y: x, [1], {'a': 1})),
+    err(lambda: tf.nest.map_structure(lambda x, y: x, NT(1, 2), (1, 2))),
+    err(lambda: tf.nest.map_structure(lambda x, y: x, {'a': [1], 'b': NT(1, {'x': 2})},
+                                      {'a': [1], 'b': NT(1, {'y': 2})})),
+]""",
+    "nest/pack_sequence_as": _S + "(tf.nest.pack_sequence_as([1, (2, 3)], [10, 20, 30]), "
+                                  "tf.nest.pack_sequence_as(s, list(range(7))), "
+                                  "tf.nest.pack_sequence_as({'b': 1, 'a': 2}, [1, 2]), "
+                                  "tf.nest.pack_sequence_as(1, [10]), "
+                                  "tf.nest.pack_sequence_as((), []), "
+                                  "tf.nest.pack_sequence_as(NT(1, [2]), (5, 6)))",
+    "nest/pack_errors": _ERR + """[
+    err(lambda: tf.nest.pack_sequence_as([1, (2, 3)], [10, 20])),
+    err(lambda: tf.nest.pack_sequence_as(1, 10)),
+    err(lambda: tf.nest.pack_sequence_as([1], 10)),
+    err(lambda: tf.nest.pack_sequence_as([1, 2], 'ab')),
+]""",
+    "nest/assert_same_structure": _ERR + _NT + """[
+    tf.nest.assert_same_structure([1, (2, 3)], [4, (5, 6)]),
+    tf.nest.assert_same_structure([1, (2, 3)], [4, [5, 6]], check_types=False),
+    tf.nest.assert_same_structure({'a': 1}, collections.OrderedDict(a=2)),
+    err(lambda: tf.nest.assert_same_structure([1, (2, 3)], [4, [5, 6]])),
+    err(lambda: tf.nest.assert_same_structure([1, (2, 3)], [4, (5,)])),
+    err(lambda: tf.nest.assert_same_structure({'a': 1, 'b': 2}, {'b': 1, 'a': 2, 'c': 3})),
+    err(lambda: tf.nest.flatten({'b': 1, 2: 3})),
+]""",
+}
