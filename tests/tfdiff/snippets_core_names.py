@@ -125,4 +125,60 @@ SNIPPETS = {
     err(lambda: tf.nest.assert_same_structure({'a': 1, 'b': 2}, {'b': 1, 'a': 2, 'c': 3})),
     err(lambda: tf.nest.flatten({'b': 1, 2: 3})),
 ]""",
+    # -- tf.name_scope -------------------------------------------------------------------
+    "name_scope/eager": _ERR + f"""
+out = []
+with tf.name_scope('a') as s:
+    out += [s, tf.get_current_name_scope(), {_name("tf.Variable(1., name='v')")}]
+    with tf.name_scope('b') as s2:
+        out += [s2, tf.get_current_name_scope(), {_name("tf.Variable(1., name='v')")}]
+    with tf.name_scope('a') as s3:
+        out.append(s3)
+    with tf.name_scope('') as s4:
+        out += [s4, tf.get_current_name_scope()]
+    with tf.name_scope('c/') as s6:
+        out += [s6, tf.get_current_name_scope(), {_name("tf.Variable(1., name='v')")}]
+    with tf.name_scope('x y') as s7:  # eagerly any string
+        out.append(s7)
+out += [tf.get_current_name_scope(), err(lambda: tf.name_scope(None)),
+        err(lambda: tf.name_scope(3)), tf.name_scope('q').name]
+ns = tf.name_scope('k')
+with ns as first:
+    with ns as second:
+        out += [first, second]
+out""",
+    "name_scope/unnamed_variable": "with tf.name_scope('a'):\n"
+                                   "    v = tf.Variable(1.)\n"
+                                   "v.name.startswith('a/Variable')",
+    "name_scope/in_function": """
+out = []
+with tf.name_scope('outer'):
+    @tf.function
+    def f(x):
+        out.append(tf.get_current_name_scope())
+        with tf.name_scope('y') as s:
+            out.append(s)
+        with tf.name_scope('y') as s:
+            out.append(s)
+        with tf.name_scope('Y') as s:
+            out.append(s)
+        with tf.name_scope('1a') as s:
+            with tf.name_scope('_b') as s2:
+                out.extend([s, s2])
+        return x
+    f(tf.constant(1.))
+out""",
+    "name_scope/invalid_in_function": ("""
+@tf.function
+def f(x):
+    with tf.name_scope('a b'):
+        return x
+f(tf.constant(1.))""", {"match": ["'a b' is not a valid root scope name"]}),
+    "name_scope/invalid_nested_in_function": ("""
+@tf.function
+def f(x):
+    with tf.name_scope('a'):
+        with tf.name_scope('b c'):
+            return x
+f(tf.constant(1.))""", {"match": ["'b c' is not a valid scope name"]}),
 }

@@ -1,6 +1,7 @@
 """tf.Variable: a named NDArray whose value can be replaced (assign)."""
 
 from ..engine import trace
+from ..engine.name_scope import current as current_name_scope
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..errors import DTypeError, ShapeError
 
@@ -22,7 +23,8 @@ class Variable(NDArray):
         initial_value: the initial value (NDArray, numpy data, list or number); it is
             copied.
         trainable: whether GradientTape watches it and optimizers update it.
-        name: a name for errors and checkpoints (default 'Variable', 'Variable_1', ...).
+        name: a name for errors and checkpoints (default 'Variable', 'Variable_1', ...),
+            prefixed with the current `tf.name_scope` ("a/w").
         dtype: cast the initial value to this dtype.
 
     >>> v = tf.Variable([1.0, 2.0], name="w")
@@ -52,7 +54,7 @@ class Variable(NDArray):
         if name is None:
             name = "Variable" if _counter[0] == 0 else f"Variable_{_counter[0]}"
             _counter[0] += 1
-        self.name = name
+        self.name = current_name_scope() + name  # "a/v" inside tf.name_scope("a")
         self.trainable = bool(trainable)
 
     def value(self):

@@ -40,6 +40,7 @@ class KerasVariable(Variable):
             raise ValueError(f"variable {name!r}: the initial value has shape "
                              f"{value.shape}, expected {tuple(shape)}")
         super().__init__(value, trainable=trainable, name=name, dtype=dtype)
+        self.name = name  # Keras 3's short name, whatever tf.name_scope is open
         scope = backend.current_path()
         self.path = f"{scope}/{name}" if scope else name
         self.regularizer = regularizer
