@@ -56,9 +56,10 @@ from .printing import print  # noqa: E402,A001
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 
-# TensorFlow 2's core names: tf.name_scope, tf.nest.
+# TensorFlow 2's core names: tf.Module, tf.name_scope, tf.nest.
 from . import nest  # noqa: E402
 from .engine.name_scope import get_current_name_scope, name_scope  # noqa: E402
+from .module import Module  # noqa: E402
 
 # tf.distribute (issue 10): the strategies, distributed input, TF_CONFIG, collectives.
 from . import distribute  # noqa: E402

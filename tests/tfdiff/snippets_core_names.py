@@ -181,4 +181,100 @@ def f(x):
         with tf.name_scope('b c'):
             return x
 f(tf.constant(1.))""", {"match": ["'b c' is not a valid scope name"]}),
+    # -- tf.Module -----------------------------------------------------------------------
+    "module/names": _ERR + """
+class MyHTTPModule(tf.Module):
+    pass
+class getHTTP2Response(tf.Module):
+    pass
+[tf.Module().name, MyHTTPModule().name, getHTTP2Response().name,
+ tf.Module(name='foo').name, tf.Module(name='_A_1').name,
+ err(lambda: tf.Module(name='a b')), err(lambda: tf.Module(name='1a')),
+ err(lambda: tf.Module(name='')), err(lambda: tf.Module(name='a.b'))]""",
+    "module/bad_name_type": ("tf.Module(name=3)", {"match": ["expected string"]}),
+    "module/tracking": _MODULES + f"""
+[[{_name('v')} for v in tree.variables],
+ [{_name('v')} for v in tree.trainable_variables],
+ [{_name('v')} for v in tree.non_trainable_variables],
+ [m.name for m in tree.submodules],
+ type(tree.variables).__name__, type(tree.submodules).__name__]""",
+    "module/order_and_cycles": """
+a, b, c, d = (tf.Module(name=n) for n in 'abcd')
+a.y, a.x, b.z = b, c, d
+a.vs = [tf.Variable(1., name='a1')]
+b.v, c.v, d.v = (tf.Variable(float(i), name=n) for i, n in ((2, 'b1'), (3, 'c1'), (4, 'd1')))
+d.back = a
+([m.name for m in a.submodules], [v.name.split(':')[0] for v in a.variables],
+ [m.name for m in b.submodules])""",
+    "module/name_scope": """
+class M(tf.Module):
+    @tf.Module.with_name_scope
+    def make(self):
+        self.w = tf.Variable(1.)
+        return tf.get_current_name_scope()
+m = M()
+with tf.name_scope('outer'):
+    m2 = M(name='inner')
+(m.name_scope.name, m.make(), m.w.name.startswith('m/Variable'), m2.name_scope.name, m2.make(),
+ M.make.__name__, isinstance(tf.keras.layers.Dense(1), tf.Module))""",
+    "module/function_per_instance": _SCALE + """
+ya, yb, ya2 = a(x), b(x), a(x)
+(ya, yb, ya2, a.__call__.experimental_get_tracing_count(),
+ b.__call__.experimental_get_tracing_count(),
+ Scale.__call__.experimental_get_tracing_count(), a.__call__ is a.__call__)""",
+    "module/function_per_instance_assign": _SCALE + """
+first = a(x)
+a.k.assign(10.)
+(first, a(x), b(x), a.__call__.experimental_get_tracing_count())""",
+    "module/function_plain_class": """
+class P:
+    def __init__(self, k):
+        self.k = k
+    @tf.function
+    def f(self, x):
+        return x * self.k
+p, q = P(2.), P(3.)
+x = tf.constant(1.)
+(p.f(x), q.f(x), p.f(x), p.f.experimental_get_tracing_count(),
+ P.f.experimental_get_tracing_count())""",
+    "module/train_step": """
+class Linear(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1.], [2.]])
+        self.b = tf.Variable([0.5])
+    @tf.function
+    def step(self, x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((x @ self.w + self.b - y) ** 2)
+        grads = tape.gradient(loss, self.trainable_variables)
+        for v, g in zip(self.trainable_variables, grads):
+            v.assign_sub(0.1 * g)
+        return loss
+m = Linear()
+x, y = tf.constant([[1., 2.], [3., 4.]]), tf.constant([[1.], [2.]])
+losses = [m.step(x, y) for _ in range(3)]
+(losses, m.w, m.b, m.step.experimental_get_tracing_count())""",
+    "module/checkpoint": """
+import os, tempfile
+class Sub(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([1., 2.])
+        self.ws = [tf.Variable(3.), {'q': tf.Variable(4.)}]
+class Net(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.sub, self.b, self.lst = Sub(), tf.Variable(5.), [Sub()]
+m = Net()
+path = tf.train.Checkpoint(model=m).save(os.path.join(tempfile.mkdtemp(), 'ck'))
+for v in m.variables:
+    v.assign(v * 0 - 1)
+changed = list(m.variables)
+tf.train.Checkpoint(model=m).restore(path)
+fresh = Net()
+for v in fresh.variables:
+    v.assign(v * 0 + 7)
+tf.train.Checkpoint(model=fresh).restore(path)
+(changed, list(m.variables), list(fresh.variables))""",
 }

@@ -52,6 +52,8 @@ class Function:
         self._positional = -1    # its number of parameters if all are positional, else -1
         self._defaults = ()      # then: the defaults of its last parameters, in order
         self._detector = _detector_for(python_function)
+        self._per_instance = weakref.WeakKeyDictionary()  # instance -> its own Function
+        self._bound = _none  # (weakly) the _BoundFunction last handed out for a method
         functools.update_wrapper(self, python_function)
 
     @property
@@ -240,9 +242,23 @@ class Function:
         return params[1:] if params[:1] == ["self"] else params
 
     def __get__(self, instance, owner=None):
+        """As TensorFlow's: a method traces per instance, with a Function (its traces,
+        its tracing count) of its own for each instance, and the class's none."""
         if instance is None:
             return self
-        return _BoundFunction(self, instance)
+        try:
+            function = self._per_instance.get(instance)
+        except TypeError:  # not weakly referable or unhashable: traces keyed by its id
+            return _BoundFunction(self, instance)
+        if function is None:
+            function = Function(self._python_function, self._input_signature,
+                                **self._options)
+            self._per_instance[instance] = function
+        bound = function._bound()
+        if bound is None or bound._instance is not instance:
+            bound = _BoundFunction(function, instance)
+            function._bound = weakref.ref(bound)
+        return bound
 
     def __repr__(self):
         return (f"<texflow.function {getattr(self._python_function, '__name__', '?')} "
