@@ -48,6 +48,7 @@ from .framework import TensorSpec, executing_eagerly, is_tensor, newaxis  # noqa
 # tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.
 from . import compat, config, debugging, random  # noqa: E402
 from .autodiff.control_flow import cond, while_loop  # noqa: E402
+from .autodiff.custom_gradient import custom_gradient  # noqa: E402
 from .autodiff.function import function  # noqa: E402
 from .config import device  # noqa: E402
 from .debugging import (assert_equal, assert_greater, assert_less, assert_rank,  # noqa: E402
@@ -56,7 +57,7 @@ from .printing import print  # noqa: E402,A001
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 
-# TensorFlow 2's core names: tf.Module, tf.name_scope, tf.nest.
+# TensorFlow 2's core names: tf.Module, tf.name_scope, tf.nest, tf.custom_gradient, ...
 from . import nest  # noqa: E402
 from .engine.name_scope import get_current_name_scope, name_scope  # noqa: E402
 from .module import Module  # noqa: E402

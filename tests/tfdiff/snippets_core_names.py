@@ -277,4 +277,132 @@ for v in fresh.variables:
     v.assign(v * 0 + 7)
 tf.train.Checkpoint(model=fresh).restore(path)
 (changed, list(m.variables), list(fresh.variables))""",
+    # -- tf.custom_gradient --------------------------------------------------------------
+    "custom_gradient/eager": _LOG1PEXP + """
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = log1pexp(x)
+(y, t.gradient(y, x), log1pexp.__name__)""",
+    "custom_gradient/identity_and_two_inputs": """
+@tf.custom_gradient
+def same(x):
+    return x, lambda dy: dy * 3
+@tf.custom_gradient
+def two(a, b):
+    def grad(dy):
+        return dy * b, dy * a * 10
+    return a * b, grad
+a, b = tf.constant(2.), tf.constant(3.)
+with tf.GradientTape(persistent=True) as t:
+    t.watch([a, b])
+    y1 = same(a)
+    y2 = two(a, b)
+    y3 = tf.reduce_sum(same(tf.stack([a, b])) * [1., 2.])
+(t.gradient(y1, a), t.gradient(y2, [a, b]), t.gradient(y3, [a, b]))""",
+    "custom_gradient/multiple_outputs": """
+seen = []
+@tf.custom_gradient
+def multi(a):
+    def grad(dy1, dy2):
+        seen.append((dy1, dy2))
+        return dy1 * 2 + dy2 * 3
+    return (a * 1, a * 1), grad
+@tf.custom_gradient
+def nested(a):
+    return [a * 2, {'k': a * 3}], lambda d1, d2: d1 + 10 * d2
+a = tf.constant(2.)
+with tf.GradientTape(persistent=True) as t:
+    t.watch(a)
+    y1, y2 = multi(a)
+    y = multi(a)
+    n = nested(a)
+(t.gradient(y1, a), t.gradient(y, a), seen, n, t.gradient(n, a),
+ t.gradient(n[1]['k'], a))""",
+    "custom_gradient/variables": _VAR + """
+a = tf.constant(2.)
+with tf.GradientTape() as t:
+    t.watch(a)
+    y = scaled(a)
+(y, t.gradient(y, [a, v]))""",
+    "custom_gradient/variables_needs_keyword": ("""
+v = tf.Variable(5.)
+@tf.custom_gradient
+def bad(x):
+    return x * v, lambda dy: dy * v
+bad(tf.constant(2.))""", {"match": ["grad_fn must accept keyword argument 'variables'"]}),
+    "custom_gradient/gradient_count": _ERR + """
+@tf.custom_gradient
+def too_many(a):
+    return a * 2, lambda dy: (dy, dy)
+@tf.custom_gradient
+def positional_number(x, k):
+    return x * k, lambda dy: dy * k
+@tf.custom_gradient
+def keyword(x, k=2.):
+    return x * k, lambda dy: dy * k
+@tf.custom_gradient
+def with_none(a, b):
+    return a * b, lambda dy: (dy, None)
+a, b = tf.constant(2.), tf.constant(3.)
+out = []
+for fn in (lambda: too_many(a), lambda: positional_number(a, 4.), lambda: keyword(a, k=4.),
+           lambda: with_none(a, b)):
+    with tf.GradientTape() as t:
+        t.watch([a, b])
+        y = fn()
+    out.append(err(lambda: t.gradient(y, [a, b])))
+out""",
+    "custom_gradient/second_order": _LOG1PEXP + """
+a = tf.constant(1.)
+with tf.GradientTape() as t2:
+    t2.watch(a)
+    with tf.GradientTape() as t1:
+        t1.watch(a)
+        y = log1pexp(a)
+    g = t1.gradient(y, a)
+(g, t2.gradient(g, a))""",
+    "custom_gradient/tape_in_function": _LOG1PEXP + """
+@tf.function
+def f(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = log1pexp(x)
+    return y, t.gradient(y, x)
+(f(x), f(tf.constant([1., -1., 2.])), f.experimental_get_tracing_count())""",
+    "custom_gradient/tape_outside_function": _LOG1PEXP + """
+@tf.function
+def f(x):
+    return log1pexp(x) * 2
+out = []
+for value in ([0., 100., -3.], [1., -1., 2.], [3., 0.5, -2.]):
+    x = tf.constant(value)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = f(x)
+    out += [y, t.gradient(y, x)]
+out + [f(tf.constant([1., 2., 3.]))]""",
+    "custom_gradient/variables_in_function": _VAR + """
+@tf.function
+def step(a):
+    with tf.GradientTape() as t:
+        t.watch(a)
+        y = scaled(a)
+    return t.gradient(y, [a, v])
+first = step(tf.constant(2.))
+v.assign(7.)
+(first, step(tf.constant(3.)))""",
+    "custom_gradient/method": """
+class Clip(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.limit = 0.5
+    @tf.custom_gradient
+    def __call__(self, x):
+        return tf.identity(x), lambda dy: tf.clip_by_value(dy, -self.limit, self.limit)
+c = Clip()
+x = tf.constant([1., 2.])
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = tf.reduce_sum(c(x) * [3., -0.25])
+t.gradient(y, x)""",
 }

@@ -45,6 +45,7 @@ class ConcreteFunction:
 
     def __init__(self, name, tracer, outputs, specs, bind):
         self.name = name
+        self.python_gradients = False   # see autodiff/custom_gradient.py
         self.structured_input_signature = specs
         self._bind = bind               # the call's arguments -> flat list of tensors
         self._num_args = tracer.num_args

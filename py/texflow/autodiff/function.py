@@ -28,6 +28,7 @@ from ..engine import trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..tensor_spec import TensorSpec
 from .compiled import ConcreteFunction
+from .gradient_tape import _outer_tapes
 
 # TensorFlow's frequent-tracing warning: logged when 5 of a function's last calls (a
 # history of about 10) traced, at most twice per Python function (by its code, so a
@@ -117,7 +118,12 @@ class Function:
         tensors = []
         key = (id(instance), _canonical((args, kwargs), tensors))
         concrete = self._lookup(key, instance)
-        if concrete is not None:
+        if concrete is not None and concrete.python_gradients and _outer_tapes():
+            # a custom_gradient's grad_fn closes over values of its own call: run it
+            if instance is not None:
+                args = (instance,) + tuple(args)
+            result = _as_tensors(self._python_function(*args, **kwargs))
+        elif concrete is not None:
             result = concrete._replay(tensors)
         else:
             if instance is not None:
@@ -151,6 +157,8 @@ class Function:
         specs = [TensorSpec.from_tensor(x) for x in tensors]
         concrete = ConcreteFunction(name, tracer, outputs, specs, functools.partial(
             self._flat_tensors, method=instance is not None))
+        # a custom_gradient ran: a GradientTape recording a call needs its Python
+        concrete.python_gradients = getattr(tracer, "custom_gradients", False)
         try:
             owner = weakref.ref(instance) if instance is not None else _none
         except TypeError:  # not weakly referable: keep it alive with its trace
