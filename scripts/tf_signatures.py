@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/data/fixtures/tf_signatures.json: TensorFlow 2's parameter names, in
 order, and which have no default, for every public callable texflow exports in tf.*,
-tf.math, tf.nn, tf.linalg and tf.random (tests/unit/test_tf_signatures.py checks
+tf.math, tf.nn, tf.linalg, tf.random and tf.nest (tests/unit/test_tf_signatures.py checks
 texflow's against them).
 
 Two steps, run by hand (TensorFlow is never a test dependency):
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "fixtures"
-NAMESPACES = ("", "math", "nn", "linalg", "random")
+NAMESPACES = ("", "math", "nn", "linalg", "random", "nest")
 
 
 def _resolve(root, dotted):

@@ -37,7 +37,8 @@ from .autodiff.variable import Variable
 from .ops.ndarray_math import (MatrixOrientation, NDArrayMath, NDArrayMathCPU,
                                NDArrayMathGPU)
 
-__version__ = "0.1.0"
+from . import version  # noqa: E402
+from .version import VERSION as __version__  # noqa: E402
 
 # Input pipelines (issue 4): tf.data, tf.io, tf.train, tf.errors, tf.keras.datasets.
 from . import data, errors, io, keras, train  # noqa: E402
@@ -59,6 +60,8 @@ from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402
 
 # TensorFlow 2's core names: tf.Module, tf.name_scope, tf.nest, tf.custom_gradient, ...
 from . import nest  # noqa: E402
+from .framework import (control_dependencies, get_logger, get_static_value,  # noqa: E402
+                        group, init_scope, inside_function, no_op)
 from .engine.name_scope import get_current_name_scope, name_scope  # noqa: E402
 from .module import Module  # noqa: E402
 
@@ -66,3 +69,4 @@ from .module import Module  # noqa: E402
 from . import distribute  # noqa: E402
 
 bool = bool_  # noqa: A001  (tf.bool; defined last: this module uses the builtin above)
+from .framework import tuple_ as tuple  # noqa: E402,A001  (tf.tuple; last, as tf.bool)

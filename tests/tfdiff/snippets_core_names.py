@@ -405,4 +405,56 @@ with tf.GradientTape() as t:
     t.watch(x)
     y = tf.reduce_sum(c(x) * [3., -0.25])
 t.gradient(y, x)""",
+    # -- small names ---------------------------------------------------------------------
+    "framework/get_static_value": """
+seen = []
+@tf.function
+def f(x):
+    seen.extend([tf.get_static_value(x), tf.get_static_value(tf.shape(x)),
+                 tf.get_static_value(tf.constant(3) * 2), tf.get_static_value(x * 0),
+                 tf.get_static_value(tf.constant([4, 5]))])
+    return x
+f(tf.constant([1., 2.]))
+[tf.get_static_value(tf.constant([1, 2])), tf.get_static_value(tf.constant(1.5)),
+ tf.get_static_value(3), tf.get_static_value([1, 2]), tf.get_static_value(tf.Variable(2.)),
+ tf.get_static_value(None), tf.get_static_value(tf.constant([1, 2]), partial=True)] + seen""",
+    "framework/inside_function_init_scope": """
+seen = []
+@tf.function
+def f(x):
+    seen.append((tf.inside_function(), tf.executing_eagerly()))
+    with tf.init_scope():
+        seen.append((tf.inside_function(), tf.executing_eagerly()))
+        c = tf.constant(10.) * 2
+    return x + c
+ys = [f(tf.constant(1.)), f(tf.constant(2.))]
+with tf.init_scope() as scope:
+    eager = tf.executing_eagerly()
+(ys, seen, tf.inside_function(), scope, eager)""",
+    "framework/init_scope_pauses_tape": """
+x = tf.constant(3.)
+with tf.GradientTape() as t:
+    t.watch(x)
+    with tf.init_scope():
+        z = x * x
+    y = x * 2 + z
+t.gradient(y, x)""",
+    "framework/identity_n_group_tuple": """
+with tf.control_dependencies([tf.constant(1.)]) as c:
+    inside = tf.constant(2.) + 1
+(tf.identity_n([tf.constant(1.), tf.constant([2, 3])]), tf.identity_n([1., 2]),
+ tf.identity_n(tf.constant([1., 2.])), tf.no_op(), tf.group(tf.constant(1.), tf.constant(2)),
+ tf.group(), tf.tuple([tf.constant(1.), None]),
+ tf.tuple([tf.constant(1.)], control_inputs=[tf.constant(2.)]), c, inside,
+ isinstance(tf.get_logger(), __import__("logging").Logger),
+ tf.version.VERSION == tf.__version__)""",
+    "framework/group_in_function": """
+@tf.function
+def f(x):
+    v.assign_add(x)
+    g = tf.group(v)
+    with tf.control_dependencies([g]):
+        return tf.identity(v) * 2
+v = tf.Variable(1.)
+(f(tf.constant(2.)), f(tf.constant(3.)), v)""",
 }

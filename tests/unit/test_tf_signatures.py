@@ -3,7 +3,7 @@
 
 tests/data/fixtures/tf_signatures.json is made by scripts/tf_signatures.py from the
 reference TensorFlow: for each public callable texflow exports in tf, tf.math, tf.nn,
-tf.linalg and tf.random, TensorFlow's parameters and which of them have no default
+tf.linalg, tf.random and tf.nest, TensorFlow's parameters and which of them have no default
 (null where TensorFlow has no such name: deeplearn.js names such as tf.sum and
 texflow's own tf.max_pool are not checked).
 """

@@ -25,6 +25,7 @@ _SCALARS = (float, int, bool)
 class _Local(threading.local):
     def __init__(self):
         self.tracers = []
+        self.lifted = 0   # open `lifted` blocks that left a trace
 
 
 _local = _Local()
@@ -261,6 +262,37 @@ class tracing:
         if not _local.tracers:
             ndarray._read_guard[0] = None
         return False
+
+
+class lifted:
+    """`with lifted():` runs the block as if nothing were traced or taped (tf.init_scope):
+    its ops run eagerly, unrecorded, and what they make is captured as a constant where
+    a trace uses it; `inside_function()` stays true."""
+
+    def __enter__(self):
+        self.saved = (list(_local.tracers), list(scope.recorders()), ndarray._read_guard[0])
+        _local.lifted += bool(_local.tracers)
+        del _local.tracers[:]
+        del scope.recorders()[:]
+        ndarray._read_guard[0] = None
+        return None
+
+    def __exit__(self, *exc):
+        tracers, recorders, guard = self.saved
+        _local.tracers[:] = tracers
+        scope.recorders()[:] = recorders
+        ndarray._read_guard[0] = guard
+        _local.lifted -= bool(tracers)
+        return False
+
+
+def inside_function():
+    """True while a tf.function traces its function, in a `tf.init_scope` inside it too.
+
+    >>> tf.inside_function()
+    False
+    """
+    return bool(_local.tracers) or _local.lifted > 0
 
 
 def _guard(x, what):

@@ -82,6 +82,16 @@ def identity(input, name=None):  # noqa: A002
     return run_view(_identity, x, x.shape)
 
 
+@export("tf")
+def identity_n(input, name=None):  # noqa: A002
+    """A list of identities of the tensors in `input` (a list, or a tensor's rows).
+
+    >>> [x.tolist() for x in tf.identity_n([tf.constant(1.0), tf.constant([2, 3])])]
+    [1.0, [2, 3]]
+    """
+    return [identity(x) for x in input]
+
+
 @export("tf", "math")
 def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one shape and dtype (TensorFlow's add_n).
