@@ -54,7 +54,7 @@ def init_scope():
     ...     with tf.init_scope():
     ...         eager = tf.executing_eagerly()
     ...     return x, eager
-    >>> f(tf.constant(1.0))[1]
+    >>> bool(f(tf.constant(1.0))[1])
     True
     """
     with trace.lifted():

@@ -41,7 +41,7 @@ class Module:
     ...         return x @ self.w + self.b
     >>> layer = Dense(3, 2)
     >>> [v.name for v in layer.trainable_variables]
-    ['dense/b', 'dense/w']
+    ['b', 'w']
     """
 
     def __init__(self, name=None):
