@@ -87,8 +87,9 @@ SNIPPETS = {
     "nest/map_structure": _S + "tf.nest.map_structure(lambda x: None if x is None else "
                                "x * 10, s)",
     "nest/map_two": "tf.nest.map_structure(lambda x, y: x + y, [1, (2, 3)], [10, (20, 30)])",
-    "nest/map_ordered": _NT + "str(tf.nest.map_structure(lambda x: x * 2, "
-                              "collections.OrderedDict([('b', 1), ('a', 2)])))",
+    "nest/map_ordered": _NT + "m = tf.nest.map_structure(lambda x: x * 2, "
+                              "collections.OrderedDict([('b', 1), ('a', 2)]))\n"
+                              "(type(m).__name__, list(m.items()))",
     "nest/map_check_types_off": "tf.nest.map_structure(lambda x, y: x + y, [1, 2], (3, 4), "
                                 "check_types=False)",
     "nest/map_errors": _ERR + _NT + """[
