@@ -12,8 +12,8 @@ from ..base import kernel
 from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
-from .program import (GLOBAL_INDEX, Program, Step, check_loops, global_index, grid_for,
-                      header, render, size_of, within_budget)
+from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header,
+                      part_steps, render, size_of, tap_parts, window_fields, within_budget)
 
 _programs = {}
 DIRECT_PIXELS = 4        # output pixels per invocation of conv2d_direct.wgsl
@@ -177,12 +177,14 @@ def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
     matmul_steps(k.backend, k, Operand((rows, oc), "float32", 0),
                  Operand((cols, oc), "float32", 1), (rows, cols), "float32", transpose_b=True,
                  out_ref=dcols)
-    if not pointwise:
-        check_loops(k.backend, "conv2d_backprop_input (col2im)", input_shape, kh * (kw + 1))
+    if not pointwise:  # past the loop budget, a dispatch per range of the window's taps
+        parts = tap_parts(k.backend, (kh, kw))
         t, c_words = channel_words(c)
         total = n * h * wd * c_words
         meta = [total, h, wd, c_words, oh, ow, kh, kw, *strides, *dilations, pads[0],
                 pads[2], cols * c_words // c]
-        k.add(Step(cached_program("col2im", [t], t, T=t, width=t), meta,
-                   grid_for(total), (dcols, k.out)))
+        loops = window_fields(parts, 15, (("ky", "KH"), ("kx", "KW")), "acc = out0[i];")
+        for step in part_steps(cached_program("col2im", [t], t, T=t, width=t, **loops), meta,
+                               grid_for(total), (dcols, k.out), parts):
+            k.add(step)
     return k.recipe()
