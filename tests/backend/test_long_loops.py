@@ -52,6 +52,12 @@ def test_long_convolutions():
         got = tf.conv2d(tf.array(x), tf.array(w), 1, "VALID").numpy()
         _close(got, (x.reshape(1, -1).astype(np.float64) @ w.reshape(-1, 4)).reshape(1, 1, 1, 4),
                "conv2d([1,3,3,8191], [3,3,8191,4])", 10)
+        # conv2d_direct over 127 x 127 x 3 taps: 80899 loop iterations as lavapipe counts them
+        x = rng.normal(size=(1, 127, 127, 3)).astype(np.float32)
+        w = rng.normal(size=(127, 127, 3, 4)).astype(np.float32)
+        got = tf.conv2d(tf.array(x), tf.array(w), 1, "VALID").numpy()
+        _close(got, (x.reshape(1, -1).astype(np.float64) @ w.reshape(-1, 4)).reshape(1, 1, 1, 4),
+               "conv2d([1,127,127,3], [127,127,3,4])", 10)
         # the filter's gradient sums over K batch x pixels
         x = rng.normal(size=(1, 1, K, 3)).astype(np.float32)
         dy = rng.normal(size=(1, 1, K, 4)).astype(np.float32)

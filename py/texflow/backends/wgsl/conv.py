@@ -13,7 +13,8 @@ from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
 from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header,
-                      part_steps, render, size_of, tap_parts, window_fields, within_budget)
+                      nest_loops, part_steps, render, size_of, tap_parts, window_fields,
+                      within_budget)
 
 _programs = {}
 DIRECT_PIXELS = 4        # output pixels per invocation of conv2d_direct.wgsl
@@ -116,8 +117,8 @@ def _filter_direct(k, x_shape, dy_shape, filter_shape, strides, dilations, pads)
     rows, f, co4 = n * oh, kh * kw * c, oc // 4
     per, parts = row_parts(rows, ow, FILTER_PART, MAX_FILTER_PARTS)
     budget = k.backend.LOOP_BUDGET
-    if budget is not None and per * (ow + 1) > budget:  # more parts: fewer rows each
-        per = budget // (ow + 1)
+    if budget is not None and nest_loops((per, ow), per * ow) > budget:  # fewer rows a part
+        per = (budget - 1) // (ow + 2)
         parts = -(-rows // per)
     total = parts * f * co4
     dst = k.out if parts == 1 else k.temp(16 * total)
@@ -136,7 +137,7 @@ def conv2d(k, *inputs, strides, dilations, pads, program=None):
     kh, kw, c, oc = w.shape
     rows, cols = size_of(k.out_shape[:3]), kh * kw * c
     epilogue = None if program is None else epilogue_of(program, extras, k.out_shape)
-    if direct(c, oc, k.backend, kh * (1 + kw * (1 + c))):
+    if direct(c, oc, k.backend, nest_loops((kh, kw, c), kh * kw * c)):
         _conv_direct(k, x.shape, w.shape, k.out_shape, strides, dilations, pads, epilogue)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), k.out_shape[1:3], strides, dilations, pads)
@@ -154,7 +155,7 @@ def conv2d_backprop_filter(k, *inputs, strides, dilations, pads,
     x, dy = inputs
     kh, kw, c, oc = filter_shape
     rows, cols = size_of(dy.shape[:3]), kh * kw * c
-    if direct(c, oc, k.backend, dy.shape[2] + 1):  # a part of one row
+    if direct(c, oc, k.backend, nest_loops((1, dy.shape[2]), dy.shape[2])):  # a row a part
         _filter_direct(k, x.shape, dy.shape, filter_shape, strides, dilations, pads)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)

@@ -227,7 +227,7 @@ def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize
     MAX_WINDOW_PIXELS pixels), else conv2d into a temporary first."""
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
-    direct_loops = kh * (1 + kw * (1 + c))  # conv2d_direct's, per invocation
+    direct_loops = nest_loops((kh, kw, c), kh * kw * c)  # conv2d_direct's, per invocation
     parts = tap_parts(k.backend, ksize)
     if not direct(c, oc, k.backend, direct_loops) or \
             ksize[0] * ksize[1] > MAX_WINDOW_PIXELS or parts is not None:
