@@ -104,12 +104,18 @@ float op_cast_float(int x) { return float(x); }
 bool op_cast_bool(float x) { return truthy(x); }
 bool op_cast_bool(int x) { return x != 0; }
 
-// log(1 + x) without losing x's low bits: log(u) * x / (u - 1) with u = 1 + x
-// corrects for the rounding of u (exact when u == 1).
+// log(1 + x) = 2 atanh(f), f = x / (2 + x), by f_log's series where |f| <= 0.172 (1 + x
+// in [sqrt(1/2), sqrt(2)]): no cancellation to guard. The former log(u) x / (u - 1) with
+// u = 1 + x needed u - 1 exact, and SwiftShader folds (1 + x) - 1 to x (log1p(6e-8) read
+// 1.2e-7). Outside that range 1 + x rounds harmlessly, or not at all.
 float op_log1p(float x) {
-  float u = 1.0 + x;
-  float r = f_log(u) * (x / (u - 1.0));
-  r = any(bvec2(u == 1.0, f_isinf(x))) ? x : r;
+  float f = x / (2.0 + x);
+  float f2 = f * f;
+  float s = f2 * (0.3333333333333333 + f2 * (0.2 + f2 * (0.14285714285714285
+      + f2 * (0.1111111111111111 + f2 * (0.09090909090909091 + f2 * 0.07692307692307693)))));
+  bool near = all(bvec2(x > -0.29289321881345254, x < 0.41421356237309503));
+  float r = near ? 2.0 * f + 2.0 * f * s : f_log(1.0 + x);
+  r = abs(x) < 2.9802322e-8 ? x : r;  // x / 2 could be a denormal, flushed to 0
   return any(bvec2(f_isnan(x), x < -1.0)) ? f_nan() : r;
 }
 
