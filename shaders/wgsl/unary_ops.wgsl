@@ -287,3 +287,161 @@ fn op_erfc(x: f32) -> f32 {
   let e = op_exp(-h * h) * op_exp(-(x - h) * (x + h));
   return e * 0.5641895835477563 / (x + t);
 }
+
+// -- trigonometric and hyperbolic functions: float32 to a few ulp on every input, with
+// the edges (NaN, infinities, signed zeros, out-of-domain inputs) given explicitly. As
+// GLSL's (shaders/glsl/unary_ops.glsl), on the reductions and polynomials above.
+
+// tan: sin(r) / cos(r) of |x| reduced by pi/4 (octant_f32), -cos(r) / sin(r) in odd
+// quadrants; x's sign.
+fn op_tan(x: f32) -> f32 {
+  if (!is_finite_f32(x)) { return nan_f32(); }
+  let o = octant_f32(abs(x));
+  let z = o.y * o.y;
+  let s = sin_poly(o.y, z);
+  let c = cos_poly(z);
+  let t = select(s / c, -c / s, (u32(o.x) & 2u) != 0u);
+  return select(select(t, -t, x < 0.0), x, x == 0.0);
+}
+
+// sinh: its Taylor series below 1, (e^a - e^-a) / 2 up to 88, e^(a/2) e^(a/2) / 2 above
+// (overflowing only where sinh does); x's sign.
+fn op_sinh(x: f32) -> f32 {
+  if (is_nan_f32(x) || x == 0.0) { return x; }
+  let a = abs(x);
+  var r: f32;
+  if (a < 1.0) {
+    let z = a * a;
+    r = a + a * z * (0.16666666666666666 + z * (0.008333333333333333
+        + z * (1.984126984126984e-4 + z * (2.7557319223985893e-6
+        + z * (2.505210838544172e-8 + z * 1.6059043836821613e-10)))));
+  } else if (a < 88.0) {
+    let e = exp_f32(a);
+    r = 0.5 * e - 0.5 / e;
+  } else {
+    let h = exp_f32(0.5 * a);
+    r = (0.5 * h) * h;
+  }
+  return copysign_f32(r, x);
+}
+
+// cosh: (e^a + e^-a) / 2, and e^(a/2) e^(a/2) / 2 from 88 on.
+fn op_cosh(x: f32) -> f32 {
+  if (is_nan_f32(x)) { return x; }
+  let a = abs(x);
+  if (a < 88.0) {
+    let e = exp_f32(a);
+    return 0.5 * e + 0.5 / e;
+  }
+  let h = exp_f32(0.5 * a);
+  return (0.5 * h) * h;
+}
+
+// asin of s in [0, 0.5], z = s * s: s + s z P(z) (Cephes' asinf coefficients).
+fn asin_poly_f32(s: f32, z: f32) -> f32 {
+  let p = (((4.2163199048e-2 * z + 2.4181311049e-2) * z + 4.5470025998e-2) * z
+      + 7.4953002686e-2) * z + 1.6666752422e-1;
+  return s + s * z * p;
+}
+
+// asin(a) = pi/2 - 2 asin(sqrt((1 - a) / 2)) above 0.5 (1 - a is exact there), pi/2 in
+// two parts; NaN outside [-1, 1].
+fn op_asin(x: f32) -> f32 {
+  let a = abs(x);
+  if (is_nan_f32(x) || a > 1.0) { return nan_f32(); }
+  if (x == 0.0) { return x; }
+  if (a <= 0.5) { return copysign_f32(asin_poly_f32(a, a * a), x); }
+  let z = 0.5 * (1.0 - a);
+  let p = asin_poly_f32(sqrt(z), z);
+  return copysign_f32((1.5707963705062866 - 2.0 * p) - 4.371139000186243e-8, x);
+}
+
+// acos: 2 asin(sqrt((1 - x) / 2)) above 0.5, pi minus that below -0.5, pi/2 - asin(x)
+// between (pi and pi/2 in two parts).
+fn op_acos(x: f32) -> f32 {
+  let a = abs(x);
+  if (is_nan_f32(x) || a > 1.0) { return nan_f32(); }
+  if (a <= 0.5) {
+    return (1.5707963705062866 - copysign_f32(asin_poly_f32(a, a * a), x))
+        - 4.371139000186243e-8;
+  }
+  let z = 0.5 * (1.0 - a);
+  let p = asin_poly_f32(sqrt(z), z);
+  return select((3.1415927410125732 - 2.0 * p) - 8.742278000372485e-8, 2.0 * p, x > 0.0);
+}
+
+// atan of a >= 0: t + t z P(z), z = t * t (Cephes' atanf coefficients) for t = a up to
+// tan(pi/8), t = (a - 1) / (a + 1) plus pi/4 up to tan(3pi/8), t = -1 / a plus pi/2
+// above (pi/4 and pi/2 in two parts); a = inf gives pi/2.
+fn atan_abs_f32(a: f32) -> f32 {
+  let far = a > 2.414213562373095;
+  let mid = a > 0.41421356237309503;
+  let t = select(select(a, (a - 1.0) / (a + 1.0), mid), -1.0 / a, far);
+  let z = t * t;
+  let p = (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z
+      - 3.33329491539e-1) * z * t + t;
+  let base = select(0.7853981852531433, 1.5707963705062866, far);
+  let lo = select(-2.1855695000931215e-8, -4.371139000186243e-8, far);
+  return select(p, base + (p + lo), mid);
+}
+
+fn op_atan(x: f32) -> f32 {
+  if (is_nan_f32(x) || x == 0.0) { return x; }
+  return copysign_f32(atan_abs_f32(abs(x)), x);
+}
+
+// asinh(a): log1p(a + a^2 / (1 + sqrt(1 + a^2))) below 2 (exact near 0),
+// log(2a + 1 / (sqrt(a^2 + 1) + a)) up to 2^12, log(a) + log(2) above, where a^2 + 1
+// rounds to a^2 (and later overflows).
+fn op_asinh(x: f32) -> f32 {
+  if (!is_finite_f32(x) || x == 0.0) { return x; }
+  let a = abs(x);
+  var r: f32;
+  if (a < 2.0) {
+    let z = a * a;
+    r = op_log1p(a + z / (1.0 + sqrt(z + 1.0)));
+  } else if (a < 4096.0) {
+    r = log_f32(2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a));
+  } else {
+    r = log_f32(a) + 0.6931471805599453;
+  }
+  return copysign_f32(r, x);
+}
+
+// acosh: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact) below 2,
+// log(2x - 1 / (x + sqrt(x^2 - 1))) up to 2^12, log(x) + log(2) above; NaN below 1.
+fn op_acosh(x: f32) -> f32 {
+  if (is_nan_f32(x) || x < 1.0) { return nan_f32(); }
+  if (is_inf_f32(x)) { return x; }
+  if (x < 2.0) {
+    let t = x - 1.0;
+    return op_log1p(t + sqrt(2.0 * t + t * t));
+  }
+  if (x < 4096.0) { return log_f32(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0))); }
+  return log_f32(x) + 0.6931471805599453;
+}
+
+// atanh(a) = log1p(2a + 2a^2 / (1 - a)) / 2 below 0.5, log1p(2a / (1 - a)) / 2 above
+// (1 - a is exact there); +-inf at +-1, NaN beyond.
+fn op_atanh(x: f32) -> f32 {
+  let a = abs(x);
+  if (is_nan_f32(x) || a > 1.0) { return nan_f32(); }
+  if (a == 1.0) { return copysign_f32(inf_f32(), x); }
+  let t = a + a;
+  let d = 1.0 - a;
+  let r = 0.5 * op_log1p(select(t / d, t + t * a / d, a < 0.5));
+  return copysign_f32(r, x);
+}
+
+fn op_log_sigmoid(x: f32) -> f32 { return -op_softplus(-x); }
+
+fn op_reciprocal_no_nan(x: f32) -> f32 {
+  if (x == 0.0) { return 0.0; }
+  return 1.0 / x;
+}
+
+// WGSL's round() takes halves to even; -0.4 gives -0, as C's rint.
+fn op_rint(x: f32) -> f32 {
+  if (!is_finite_f32(x)) { return x; }
+  return copysign_f32(round(x), x);
+}
