@@ -4,16 +4,31 @@ Value checks (`assert_equal`, `assert_near`, `assert_less`, ...,
 `check_numerics`) read the tensors on the host and raise
 InvalidArgumentError with TensorFlow's message; shape checks (`assert_rank`,
 `assert_shapes`) raise ValueError, as TensorFlow's static checks do. They
-return None (check_numerics and assert_all_finite return the tensor).
+return None (check_numerics and assert_all_finite return the tensor). Inside
+tf.function a value check is host code (engine/trace.py `host_call`): it checks the
+traced call's values and every replay's, as TensorFlow's assert ops run at every call.
 """
+
+import functools
 
 import numpy as np
 
 from . import dtypes
+from .engine import trace
 from .engine.ndarray import NDArray, from_numpy, to_numpy
 from .errors import InvalidArgumentError
 from .ops.shape_util import broadcast_shapes
 from .tensor_shape import TensorShape
+
+
+def _each_call(check):
+    """A value check that inside tf.function runs at every call, on that call's values."""
+    @functools.wraps(check)
+    def checked(*args, **kwargs):
+        if trace.traced():
+            return trace.host_call(check, *args, **kwargs)
+        return check(*args, **kwargs)
+    return checked
 
 
 def _host(x):
@@ -25,6 +40,7 @@ def _dtype(x):
         dtypes.from_numpy(np.asarray(to_numpy(x)).dtype))
 
 
+@_each_call
 def _compare(x, y, relation, test, message, summarize):
     if isinstance(y, (bool, int, float)):  # a Python number takes x's dtype, as in TensorFlow
         y = to_numpy(y, _dtype(x))
@@ -81,6 +97,7 @@ def assert_greater_equal(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, ("GreaterEqual", ">="), np.greater_equal, message, summarize)
 
 
+@_each_call
 def _sign_check(x, relation, test, message):
     a = _host(x)
     if not np.all(test(a)):
@@ -108,6 +125,11 @@ def assert_non_positive(x, message=None, summarize=None, name=None):
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """InvalidArgumentError unless |x - y| <= atol + rtol * |y| elementwise; the
     tolerances default to 10 float32 epsilons, as TensorFlow's."""
+    return _near(x, y, rtol, atol, message)
+
+
+@_each_call
+def _near(x, y, rtol, atol, message):
     a, b = _host(x).astype(np.float64), _host(y).astype(np.float64)
     eps = float(np.finfo(np.float32).eps) * 10
     rtol = eps if rtol is None else float(rtol)
@@ -208,12 +230,17 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
 def check_numerics(tensor, message, name=None):
     """`tensor` itself, or InvalidArgumentError if it holds NaN or Inf (tf.debugging)."""
     x = tensor if isinstance(tensor, NDArray) else from_numpy(to_numpy(tensor))
+    _finite(x, message)
+    return x
+
+
+@_each_call
+def _finite(x, message):
     a = x.numpy()
     nan, inf = bool(np.isnan(a).any()), bool(np.isinf(a).any())
     if nan or inf:
         which = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
         raise InvalidArgumentError(f"{message} : Tensor had {which} values")
-    return x
 
 
 def assert_all_finite(t, msg, name=None, x=None, message=None):

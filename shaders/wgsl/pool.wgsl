@@ -2,6 +2,9 @@
 // (C counts the channel words: vec4s where the program reads four channels at once.)
 ${nan}
 
+// The window loops' bounds: all of it, or past a driver's loop budget one range of its
+// taps per dispatch, which takes up (`resume`) what the one before left in its outputs
+// (backends/wgsl/program.py tap_parts).
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
@@ -12,11 +15,11 @@ fn main(${builtins}) {
   let oy = r2 % OH; let nb = r2 / OH;
   var acc = ${init};
   var best = -1;
-  var count = 0;
-  for (var ky = 0; ky < KH; ky = ky + 1) {
+  var count = 0;${resume}
+  for (var ky = ${ky0}; ky < ${ky1}; ky = ky + 1) {
     let y = oy * params[8] - params[10] + ky;
     if (y < 0 || y >= H) { continue; }
-    for (var kx = 0; kx < KW; kx = kx + 1) {
+    for (var kx = ${kx0}; kx < ${kx1}; kx = kx + 1) {
       let x = ox * params[9] - params[11] + kx;
       if (x < 0 || x >= W) { continue; }
       let at = ((nb * H + y) * W + x) * C + c;

@@ -4,6 +4,9 @@
 // 8, all channels of one position, all in the array) takes a tap only when greater (NaN
 // never); any other takes a tap unless it is less (a NaN, then the tap after it).
 // (params, geometry and at_output: backends/wgsl/pool3d.py)
+// The window loops' bounds: all of it, or past a driver's loop budget one range of its
+// taps per dispatch, which takes up (`resume`) what the one before left in its outputs
+// (backends/wgsl/program.py tap_parts).
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
@@ -14,12 +17,12 @@ fn main(${builtins}) {
   let start = (i / 8) * 8;
   let packet = start + 8 <= total && start % C + 8 <= C;
   let lowest = bitcast<f32>(0xff7fffffu);
-  var acc = -inf_f32();
-  for (var a = 0; a < params[9]; a = a + 1) {
+  var acc = -inf_f32();${resume}
+  for (var a = ${a0}; a < ${a1}; a = a + 1) {
     let z = oz * params[12] - params[15] + a;
-    for (var b = 0; b < params[10]; b = b + 1) {
+    for (var b = ${b0}; b < ${b1}; b = b + 1) {
       let y = oy * params[13] - params[16] + b;
-      for (var e = 0; e < params[11]; e = e + 1) {
+      for (var e = ${e0}; e < ${e1}; e = e + 1) {
         let x = ox * params[14] - params[17] + e;
         var t = lowest;
         if (z >= 0 && z < D && y >= 0 && y < H && x >= 0 && x < W) {

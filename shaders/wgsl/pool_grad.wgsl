@@ -1,5 +1,8 @@
 // Pooling gradients, per input pixel (n, y, x, c): the sum over the windows that
 // cover it, window offsets in row-major order (numpy's order). ${what}
+// The window loops' bounds: all of it, or past a driver's loop budget one range of its
+// taps per dispatch, which takes up (`resume`) what the one before left in its outputs
+// (backends/wgsl/program.py tap_parts).
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
@@ -9,12 +12,12 @@ fn main(${builtins}) {
   let sw = params[9]; let pt = params[10]; let pl = params[11];
   let c = i % C; let r1 = i / C; let x = r1 % W; let r2 = r1 / W;
   let y = r2 % H; let nb = r2 / H;
-  var acc = 0.0;
-  for (var ky = 0; ky < KH; ky = ky + 1) {
+  var acc = 0.0;${resume}
+  for (var ky = ${ky0}; ky < ${ky1}; ky = ky + 1) {
     let ty = y + pt - ky;
     if (ty < 0 || ty % sh != 0 || ty / sh >= OH) { continue; }
     let oy = ty / sh;
-    for (var kx = 0; kx < KW; kx = kx + 1) {
+    for (var kx = ${kx0}; kx < ${kx1}; kx = kx + 1) {
       let tx = x + pl - kx;
       if (tx < 0 || tx % sw != 0 || tx / sw >= OW) { continue; }
       let ox = tx / sw;

@@ -6,6 +6,9 @@
 // max_pool_grad_taps reads it.
 ${nan}
 
+// The window loops' bounds: all of it, or past a driver's loop budget one range of its
+// taps per dispatch, which takes up (`resume`) what the one before left in its outputs
+// (backends/wgsl/program.py tap_parts).
 @compute @workgroup_size(256)
 fn main(${builtins}) {
   ${index}
@@ -18,11 +21,11 @@ fn main(${builtins}) {
   var acc = ${T}(bitcast<f32>(0xff7fffffu));
   var best = acc;
   var at = ${I}(-1);
-  var first = ${B}(true);
-  for (var ky = 0; ky < KH; ky = ky + 1) {
+  var first = ${B}(true);${resume}
+  for (var ky = ${ky0}; ky < ${ky1}; ky = ky + 1) {
     let y = oy * sh - pt + ky;
     if (y < 0 || y >= H) { continue; }
-    for (var kx = 0; kx < KW; kx = kx + 1) {
+    for (var kx = ${kx0}; kx < ${kx1}; kx = kx + 1) {
       let x = ox * sw - pl + kx;
       if (x < 0 || x >= W) { continue; }
       let p = ((nb * H + y) * W + x) * C + c;

@@ -217,8 +217,8 @@ def test_variables_tape_optimizer_and_keras_layers_match_eager():
         losses = [float(run(tf.constant(x), tf.constant(y))) for _ in range(4)]
         runs.append((losses, [w.numpy() for w in model.weights], opt.iterations.numpy(),
                      counter.numpy()))
-        if compiled:
-            assert run.experimental_get_tracing_count() == 1
+        if compiled:  # 2, as TensorFlow's: Adam's slots are made in the first trace
+            assert run.experimental_get_tracing_count() == 2
     (eager_losses, eager_w, eager_it, eager_c), (losses, w, it, c) = runs
     assert it == eager_it == 4 and c == eager_c == 4.0
     # Adam's bias correction is computed in float32 on the device when traced (in

@@ -20,6 +20,7 @@ from ..engine import context
 from ..engine import scope as scopes
 from ..engine.run import prepare, run_into
 from ..engine.trace import Slot, flatten_arrays, slots_in, step_reads
+from ..tensor_spec import TensorSpec
 from .fusion import fuse, fuse_outputs
 from .fusion_constants import fold_constants
 from .fusion_epilogue import fuse_epilogues, fuse_multi_epilogues
@@ -39,7 +40,7 @@ class ConcreteFunction:
     """One trace of a `tf.function`, for one input signature; calling it replays.
 
     Attributes: `name`, `structured_input_signature` (the specs of the traced
-    tensor arguments), `num_steps` (steps after fusion), `num_traced_ops` (ops
+    tensor arguments), `structured_outputs`, `num_steps` (steps after fusion), `num_traced_ops` (ops
     recorded before fusion).
     """
 
@@ -57,6 +58,7 @@ class ConcreteFunction:
         self._outputs = outputs
         out_slots = set()
         slots_in(outputs, out_slots)
+        self._output_meta = {k: tracer.meta[k] for k in out_slots}
         self._unfused = list(tracer.steps)
         self._steps = self._unfused
         if FUSION[0]:
@@ -75,6 +77,14 @@ class ConcreteFunction:
         self._out_slots = out_slots
         self._state_slots = tracer.state_slots
         self._programs = {}   # backend -> its Program (autodiff/replay.py), or False
+
+    @property
+    def structured_outputs(self):
+        """The function's results as traced, each tensor a TensorSpec of its shape and
+        dtype (TensorFlow's are the graph's symbolic tensors)."""
+        specs = {k: TensorSpec(*meta) if type(meta) is tuple else meta
+                 for k, meta in self._output_meta.items()}
+        return _fill(self._outputs, specs)
 
     def __call__(self, *args, **kwargs):
         tensors = self._bind(args, kwargs)

@@ -24,7 +24,7 @@ import weakref
 
 import numpy as np
 
-from ..engine import trace
+from ..engine import seeds, trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..tensor_spec import TensorSpec
 from .compiled import ConcreteFunction
@@ -36,6 +36,12 @@ FREQUENT_TRACING_THRESHOLD = 5
 FREQUENT_TRACING_CALL_HISTORY = 10
 FREQUENT_TRACING_MAX_WARNINGS = 2
 _log = logging.getLogger("texflow")
+_NON_FIRST_CALL = ("Creating variables on a non-first call to a function decorated with "
+                   "tf.function.")
+_NOT_SINGLETON = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure "
+    "the tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 RUN_EAGERLY = [False]  # tf.config.run_functions_eagerly: every tf.function calls its function
 
 
@@ -129,10 +135,30 @@ class Function:
         return result
 
     def _trace(self, key, tensors, args, kwargs, instance=None, dry=False):
-        """Traces the function; `dry`: leaving no effect (get_concrete_function)."""
+        """Traces the function; `dry`: leaving no effect (get_concrete_function).
+
+        As TensorFlow's, only the first trace (for a method: of its instance) may make
+        Variables, and one that did is traced again, dry, where making one raises
+        ValueError: a function that makes a Variable at every call fails at its first.
+        That second trace is the one replayed; it counts as a trace, as in TensorFlow."""
+        first = not any(owner() is instance for owner, _ in self._concrete.values())
+        concrete, result, done = self._trace_once(
+            key, tensors, args, kwargs, instance, dry, None if first else _NON_FIRST_CALL)
+        if done.variables_made and not dry:
+            try:
+                concrete, _, again = self._trace_once(key, tensors, args, kwargs, instance,
+                                                      True, _NOT_SINGLETON)
+            except BaseException:
+                del self._concrete[key]
+                raise
+            seeds.continue_streams(done, again)
+        return concrete, result
+
+    def _trace_once(self, key, tensors, args, kwargs, instance, dry, no_variables):
         name = getattr(self._python_function, "__name__", "function")
         tracer = trace.Tracer(name)
         tracer.dry = dry
+        tracer.no_variables = no_variables
         for x in tensors:
             tracer.add_argument(x)
         with trace.tracing(tracer):
@@ -155,7 +181,7 @@ class Function:
             owner = (lambda kept: lambda: kept)(instance)
         self._concrete[key] = (owner, concrete)
         self._tracing_count += 1  # a trace that raised is not counted, as TensorFlow's
-        return concrete, result
+        return concrete, result, tracer
 
     def _lookup(self, key, instance):
         """The trace for `key`, if it was made for this very instance (ids are reused)."""

@@ -36,6 +36,9 @@ class Variable(NDArray):
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None):
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        tracer = trace.active()
+        if tracer is not None:
+            tracer.variable_made()
         if isinstance(initial_value, NDArray):
             data = initial_value.numpy()
             if dtype is not None:

@@ -73,7 +73,11 @@ class Dataset:
 
     def __iter__(self):
         """An iterator of elements as TensorFlow 2 gives them: arrays and numbers as
-        tf.Tensors (on the host until an op uploads them), strings as bytes."""
+        tf.Tensors (on the host until an op uploads them), strings as bytes. Inside a
+        tf.function: a loop unrolled at trace time (data/traced_loop.py)."""
+        if trace.traced():
+            from .traced_loop import TracedLoop
+            return TracedLoop(self)
         return DatasetIterator(self, tensors=True)
 
     def as_numpy_iterator(self):

@@ -225,7 +225,7 @@ class NDArray:
             storage.release()
 
     def __del__(self):
-        storage = self._storage
+        storage = getattr(self, "_storage", None)  # None too if its constructor raised
         if storage is not None:
             self._storage = None
             try:

@@ -130,11 +130,21 @@ def drawn_each_call(fn):
             return _running(fn.__name__, fn, args, kwargs)
         stream = _TraceStream(tracer.random_ops)
         tracer.random_ops += 1
+        tracer.streams.append(stream)
 
         def draw(*args, **kwargs):
             return _running(stream, fn, args, kwargs)
         return trace.host_call(draw, *args, **kwargs)
     return wrapper
+
+
+def continue_streams(done, again):
+    """Trace `again` of a function, traced right after `done` (tf.function traces a
+    function that made Variables twice), continues `done`'s random streams: its first
+    replay draws what a second call of `done` would, not `done`'s numbers again."""
+    for old, new in zip(done.streams, again.streams):
+        if new.key is None or new.key == old.key:  # None: the dry trace drew nothing
+            new.key, new.position, new.epoch = old.key, old.position, old.epoch
 
 
 def _running(what, fn, args, kwargs):

@@ -98,6 +98,11 @@ class Tracer:
         # and Python scalars, and what ops compute from them alone (`known_value`)
         self.constant = set()
         self.random_ops = 0    # random ops traced so far (engine/seeds.py)
+        self.streams = []      # their streams (seeds._TraceStream), in order
+        # Variables made while tracing: `variables_made` counts them; where the function
+        # may not make any (`no_variables`, TensorFlow's message) they raise ValueError
+        self.variables_made = 0
+        self.no_variables = None
 
     # -- slots ---------------------------------------------------------------------------
 
@@ -155,6 +160,12 @@ class Tracer:
             self.captures.append((slot, snapshot))
             self.constant.add(slot)
         return slot
+
+    def variable_made(self):
+        """A Variable is being made while this trace runs (tf.Variable's constructor)."""
+        if self.no_variables is not None:
+            raise ValueError(self.no_variables)
+        self.variables_made += 1
 
     def is_traced(self, x):
         return id(x) in self.slots and id(x) not in self.captured

@@ -12,8 +12,9 @@ from ..base import kernel
 from ..layout import row_parts, windows_tile
 from . import epilogue as epilogues
 from .matmul import Operand, epilogue_of, matmul_steps, sum_parts_program
-from .program import (GLOBAL_INDEX, Program, Step, check_loops, global_index, grid_for,
-                      header, render, size_of, within_budget)
+from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header,
+                      nest_loops, part_steps, render, size_of, tap_parts, window_fields,
+                      within_budget)
 
 _programs = {}
 DIRECT_PIXELS = 4        # output pixels per invocation of conv2d_direct.wgsl
@@ -116,8 +117,8 @@ def _filter_direct(k, x_shape, dy_shape, filter_shape, strides, dilations, pads)
     rows, f, co4 = n * oh, kh * kw * c, oc // 4
     per, parts = row_parts(rows, ow, FILTER_PART, MAX_FILTER_PARTS)
     budget = k.backend.LOOP_BUDGET
-    if budget is not None and per * (ow + 1) > budget:  # more parts: fewer rows each
-        per = budget // (ow + 1)
+    if budget is not None and nest_loops((per, ow), per * ow) > budget:  # fewer rows a part
+        per = (budget - 1) // (ow + 2)
         parts = -(-rows // per)
     total = parts * f * co4
     dst = k.out if parts == 1 else k.temp(16 * total)
@@ -136,7 +137,7 @@ def conv2d(k, *inputs, strides, dilations, pads, program=None):
     kh, kw, c, oc = w.shape
     rows, cols = size_of(k.out_shape[:3]), kh * kw * c
     epilogue = None if program is None else epilogue_of(program, extras, k.out_shape)
-    if direct(c, oc, k.backend, kh * (1 + kw * (1 + c))):
+    if direct(c, oc, k.backend, nest_loops((kh, kw, c), kh * kw * c)):
         _conv_direct(k, x.shape, w.shape, k.out_shape, strides, dilations, pads, epilogue)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), k.out_shape[1:3], strides, dilations, pads)
@@ -154,7 +155,7 @@ def conv2d_backprop_filter(k, *inputs, strides, dilations, pads,
     x, dy = inputs
     kh, kw, c, oc = filter_shape
     rows, cols = size_of(dy.shape[:3]), kh * kw * c
-    if direct(c, oc, k.backend, dy.shape[2] + 1):  # a part of one row
+    if direct(c, oc, k.backend, nest_loops((1, dy.shape[2]), dy.shape[2])):  # a row a part
         _filter_direct(k, x.shape, dy.shape, filter_shape, strides, dilations, pads)
         return k.recipe()
     patches = _patches(k, 0, x.shape, (kh, kw), dy.shape[1:3], strides, dilations, pads)
@@ -177,12 +178,14 @@ def conv2d_backprop_input(k, *inputs, strides, dilations, pads,
     matmul_steps(k.backend, k, Operand((rows, oc), "float32", 0),
                  Operand((cols, oc), "float32", 1), (rows, cols), "float32", transpose_b=True,
                  out_ref=dcols)
-    if not pointwise:
-        check_loops(k.backend, "conv2d_backprop_input (col2im)", input_shape, kh * (kw + 1))
+    if not pointwise:  # past the loop budget, a dispatch per range of the window's taps
+        parts = tap_parts(k.backend, (kh, kw))
         t, c_words = channel_words(c)
         total = n * h * wd * c_words
         meta = [total, h, wd, c_words, oh, ow, kh, kw, *strides, *dilations, pads[0],
                 pads[2], cols * c_words // c]
-        k.add(Step(cached_program("col2im", [t], t, T=t, width=t), meta,
-                   grid_for(total), (dcols, k.out)))
+        loops = window_fields(parts, 15, (("ky", "KH"), ("kx", "KW")), "acc = out0[i];")
+        for step in part_steps(cached_program("col2im", [t], t, T=t, width=t, **loops), meta,
+                               grid_for(total), (dcols, k.out), parts):
+            k.add(step)
     return k.recipe()

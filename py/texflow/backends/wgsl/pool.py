@@ -10,6 +10,11 @@ which `max_pool_grad_taps` routes dy by (per tile where the windows tile); and
 `conv2d_pool` pools a conv2d_direct.wgsl convolution in that pass, each pixel computed
 where the pooling reads it (conv2d_pool.wgsl, conv2d_direct's sums in its order), so
 the convolution's image is never written.
+
+Past a driver's loop budget (wgpu on lavapipe: program.py tap_parts) each window loop
+runs as one dispatch per range of the window's taps, scalar, each taking up the fold
+(_RESUME) where the one before left it in the output: the unsplit kernel's result, bit for
+bit; the gradients by tiles give way to the general ones then.
 """
 
 from ..base import kernel
@@ -17,8 +22,9 @@ from ..layout import windows_tile
 from . import epilogue as epilogues
 from .conv import cached_program as _program, channel_words, conv2d, direct
 from .matmul import epilogue_of
-from .program import (GLOBAL_INDEX, Program, Step, check_loops, global_index, grid_for,
-                      header, render, size_of)
+from .program import (GLOBAL_INDEX, Program, Step, global_index, grid_for, header,
+                      nest_loops, part_steps, render, size_of, tap_parts, window_fields,
+                      within_budget)
 
 # TensorFlow's max_pool starts each window at float32's lowest and takes a value only
 # when greater: NaN never wins, a window of -inf and NaN only gives the lowest
@@ -41,23 +47,43 @@ _POOLS4 = {
 }
 
 
-def _pool_step(kind, src, dst, x_shape, out_hw, ksize, strides, pads):
+# The loops of pool.wgsl, pool_grad.wgsl and pool_taps.wgsl over a window; past the loop
+# budget (program.py tap_parts) one dispatch per range of its taps, each taking up the
+# state the one before left in the output (_RESUME), so the folds run in the same order
+_LOOPS = (("ky", "KH"), ("kx", "KW"))
+_RESUME = {"max": "acc = out0[i];", "avg": "acc = out0[i];", "grad": "acc = out0[i];",
+           "argmax": "best = out0[i]; if (best >= 0) { acc = in0[best]; }",
+           "taps": "acc = out0[i]; at = out1[i]; first = at < 0; "
+                   "if (!first) { best = in0[at]; }"}
+# avg's result in parts: the sum, divided after the last part by the window's in-image taps
+_Y0, _X0 = "(oy * params[8] - params[10])", "(ox * params[9] - params[11])"
+_AVG_PARTS = (f"select(acc, acc / f32(max(0, min({_Y0} + KH, H) - max({_Y0}, 0)) * "
+              f"max(0, min({_X0} + KW, W) - max({_X0}, 0))), params[14] != 0)")
+
+
+def _pool_steps(kind, src, dst, x_shape, out_hw, ksize, strides, pads, parts=None):
+    """pool.wgsl's dispatches: one, or one per range of `parts`, scalar then."""
     n, h, w, c = x_shape
-    if kind in _POOLS4 and c % 4 == 0:
+    loops = window_fields(parts, 12, _LOOPS, _RESUME[kind])
+    if kind in _POOLS4 and c % 4 == 0 and parts is None:
         c //= 4
         init, update, result = _POOLS4[kind]
         program = _program(f"pool:{kind}4", ["vec4<f32>"], "vec4<f32>", what=kind,
-                           init=init, update=update, result=result, nan=_NAN["vec4<f32>"])
+                           init=init, update=update, result=result, nan=_NAN["vec4<f32>"],
+                           **loops)
     else:
         init, update, result = _POOLS[kind]
+        if parts is not None and kind == "avg":
+            result = _AVG_PARTS
         program = _program(f"pool:{kind}", ["f32"], "i32" if kind == "argmax" else "f32",
-                           what=kind, init=init, update=update, result=result, nan="")
+                           what=kind, init=init, update=update, result=result, nan="",
+                           **loops)
     total = n * out_hw[0] * out_hw[1] * c
     meta = [total, *out_hw, c, h, w, *ksize, *strides, pads[0], pads[2]]
-    return Step(program, meta, grid_for(total), (src, dst))
+    return part_steps(program, meta, grid_for(total), (src, dst), parts)
 
 
-def _pool_grad_step(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads):
+def _pool_grad_steps(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads, parts=None):
     if kind == "max":  # dy (in0) goes to where the window's first maximum (in1) was
         in_types, contribution = ["f32", "i32"], "if (in1[o] == i) { acc = acc + in0[o]; }"
     else:  # dy (in0) shared by the in-image positions of each window
@@ -66,23 +92,22 @@ def _pool_grad_step(kind, srcs, dst, x_shape, out_hw, ksize, strides, pads):
             "      let cnt = (min(y0 + KH, H) - max(y0, 0)) * (min(x0 + KW, W) - max(x0, 0));\n"
             "      acc = acc + in0[o] / f32(cnt);")
     program = _program(f"pool_grad:{kind}", in_types, "f32", what=kind,
-                       contribution=contribution)
+                       contribution=contribution,
+                       **window_fields(parts, 12, _LOOPS, _RESUME["grad"]))
     total = size_of(x_shape)
     meta = [total, *x_shape[1:], *out_hw, *ksize, *strides, pads[0], pads[2]]
-    return Step(program, meta, grid_for(total), (*srcs, dst))
+    return part_steps(program, meta, grid_for(total), (*srcs, dst), parts)
 
 
-def _check_window(k, op, x_shape, ksize, passes=1):
-    """BackendError where `passes` loops over a window (max_pool_grad by tiles: two) pass
-    the backend's LOOP_BUDGET: pooling does not split a window."""
-    check_loops(k.backend, op, x_shape, passes * ksize[0] * (ksize[1] + 1))
+def _add(k, steps):
+    for step in steps:
+        k.add(step)
 
 
 def _pool_kernel(kind):
     def plan(k, *inputs, ksize, strides, pads):
-        _check_window(k, f"{kind}_pool", inputs[0].shape, ksize)
-        k.add(_pool_step(kind, 0, k.out, inputs[0].shape, k.out_shape[1:3], ksize, strides,
-                         pads))
+        _add(k, _pool_steps(kind, 0, k.out, inputs[0].shape, k.out_shape[1:3], ksize,
+                            strides, pads, tap_parts(k.backend, ksize)))
         return k.recipe()
     kernel(f"{kind}_pool", "wgsl")(plan)
 
@@ -131,14 +156,17 @@ def _tiles_grad(x_shape, out_hw, ksize, dst):
 @kernel("max_pool_grad", "wgsl")
 def max_pool_grad(k, *inputs, ksize, strides, pads):
     x, dy = inputs
-    _check_window(k, "max_pool_grad", x.shape, ksize, 2)
-    if windows_tile(ksize, strides, pads):
+    # by tiles: two loops over a window; past the budget, the window's parts
+    if windows_tile(ksize, strides, pads) and within_budget(
+            k.backend, 2 * nest_loops(ksize, ksize[0] * ksize[1])):
         k.add(_tiles_grad(x.shape, dy.shape[1:3], ksize, k.out))
         return k.recipe()
+    parts = tap_parts(k.backend, ksize)
     first = k.temp(4 * dy.size)
-    k.add(_pool_step("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads))
-    k.add(_pool_grad_step("max", (1, first), k.out, x.shape, dy.shape[1:3], ksize, strides,
-                          pads))
+    _add(k, _pool_steps("argmax", 0, first, x.shape, dy.shape[1:3], ksize, strides, pads,
+                        parts))
+    _add(k, _pool_grad_steps("max", (1, first), k.out, x.shape, dy.shape[1:3], ksize,
+                             strides, pads, parts))
     return k.recipe()
 
 
@@ -168,21 +196,26 @@ def _taps_meta(x_shape, out_hw, ksize, strides, pads, words):
     return total, [total, *out_hw, words, h, w, *ksize, *strides, pads[0], pads[2]]
 
 
-def _taps_step(src, dsts, x_shape, out_hw, ksize, strides, pads):
-    """max_pool_taps in one pass (pool_taps.wgsl): vec4s of channels when C % 4 == 0."""
+def _taps_steps(src, dsts, x_shape, out_hw, ksize, strides, pads, parts):
+    """max_pool_taps in one pass (pool_taps.wgsl): vec4s of channels when C % 4 == 0; or
+    one pass per range of `parts`, scalar."""
     t, words = channel_words(x_shape[3])
+    if parts is not None:
+        t, words = "f32", x_shape[3]
     i, b, tap = _TAPS[t]
     program = _program("pool_taps", [t], (t, i), T=t, I=i, B=b, nan=_NAN[t],
-                       fold=_FOLD.format(tap=tap.format("p"), b=b))
+                       fold=_FOLD.format(tap=tap.format("p"), b=b),
+                       **window_fields(parts, 12, _LOOPS, _RESUME["taps"]))
     total, meta = _taps_meta(x_shape, out_hw, ksize, strides, pads, words)
-    return Step(program, meta, grid_for(total), (src, *dsts))
+    return part_steps(program, meta, grid_for(total), (src, *dsts), parts)
 
 
 @kernel("max_pool_taps", "wgsl")
 def max_pool_taps(k, x, ksize, strides, pads, output_index=None):
     """The pooled values (output 0) and the index into x of each window's first maximum
     (output 1, as max_pool_grad_taps reads it) in one pass."""
-    k.add(_taps_step(0, (k.out, k.out + 1), x.shape, k.out_shape[1:3], ksize, strides, pads))
+    _add(k, _taps_steps(0, (k.out, k.out + 1), x.shape, k.out_shape[1:3], ksize, strides,
+                        pads, tap_parts(k.backend, ksize)))
     return k.recipe()
 
 
@@ -194,13 +227,14 @@ def conv2d_pool(k, *inputs, program, strides, dilations, pads, conv_shape, ksize
     MAX_WINDOW_PIXELS pixels), else conv2d into a temporary first."""
     x, w, *extras = inputs
     kh, kw, c, oc = w.shape
-    _check_window(k, "conv2d_pool", conv_shape, ksize)
-    direct_loops = kh * (1 + kw * (1 + c))  # conv2d_direct's, per invocation
-    if not direct(c, oc, k.backend, direct_loops) or ksize[0] * ksize[1] > MAX_WINDOW_PIXELS:
+    direct_loops = nest_loops((kh, kw, c), kh * kw * c)  # conv2d_direct's, per invocation
+    parts = tap_parts(k.backend, ksize)
+    if not direct(c, oc, k.backend, direct_loops) or \
+            ksize[0] * ksize[1] > MAX_WINDOW_PIXELS or parts is not None:
         h = k.inline(conv2d, inputs, conv_shape, strides=strides, dilations=dilations,
                      pads=pads, program=program)
-        k.add(_taps_step(h, (k.out, k.out + 1), conv_shape, pooled_shape[1:3], ksize,
-                         pool_strides, pool_pads))
+        _add(k, _taps_steps(h, (k.out, k.out + 1), conv_shape, pooled_shape[1:3], ksize,
+                            pool_strides, pool_pads, parts))
         return k.recipe()
     epilogue = None if program is None else epilogue_of(program, extras, conv_shape)
     padded_rows = bool(pads[0] or pads[1])
@@ -274,19 +308,18 @@ def _taps_grad_tiles(taps_shape, x_shape, ksize, dst):
 
 @kernel("max_pool_grad_taps", "wgsl")
 def max_pool_grad_taps(k, taps, dy, ksize, strides, pads, input_shape):
-    _check_window(k, "max_pool_grad_taps", input_shape, ksize)
-    if windows_tile(ksize, strides, pads):
+    parts = tap_parts(k.backend, ksize)  # the loop over a tile: a window's
+    if windows_tile(ksize, strides, pads) and parts is None:
         k.add(_taps_grad_tiles(taps.shape, input_shape, ksize, k.out))
         return k.recipe()
-    k.add(_pool_grad_step("max", (1, 0), k.out, input_shape, dy.shape[1:3], ksize, strides,
-                          pads))
+    _add(k, _pool_grad_steps("max", (1, 0), k.out, input_shape, dy.shape[1:3], ksize,
+                             strides, pads, parts))
     return k.recipe()
 
 
 @kernel("avg_pool_grad", "wgsl")
 def avg_pool_grad(k, *inputs, ksize, strides, pads, input_shape):
     dy = inputs[0]
-    _check_window(k, "avg_pool_grad", input_shape, ksize)
-    k.add(_pool_grad_step("avg", (0,), k.out, input_shape, dy.shape[1:3], ksize, strides,
-                          pads))
+    _add(k, _pool_grad_steps("avg", (0,), k.out, input_shape, dy.shape[1:3], ksize,
+                             strides, pads, tap_parts(k.backend, ksize)))
     return k.recipe()

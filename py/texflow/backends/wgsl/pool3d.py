@@ -4,8 +4,8 @@ by TensorFlow 2.21's rules (ops/pool3d.py): one output element per invocation, a
 its box (the gradient: over the boxes covering the position)."""
 
 from ..base import kernel
-from .program import (GLOBAL_INDEX, Program, Step, check_loops, global_index, grid_for,
-                      header, render, size_of)
+from .program import (GLOBAL_INDEX, Program, global_index, grid_for, header, nest_bounds,
+                      part_steps, render, size_of, tap_parts, window_fields)
 
 _programs = {}
 # the params every pool3d program reads (total, N, D, H, W, C, OD, OH, OW, window (3),
@@ -18,16 +18,48 @@ _AT_OUTPUT = ("let c = i % C; let r1 = i / C; let ox = r1 % OW; let r2 = r1 / OW
 
 def _add(k, name, inputs, total, x_shape, out_dhw, ksize, strides, pads):
     """One dispatch of shaders/wgsl/<name>.wgsl over `total` elements: volume `x_shape`
-    (NDHWC), pooled `out_dhw`, boxes `ksize` at `strides`, `pads` (before and after)."""
+    (NDHWC), pooled `out_dhw`, boxes `ksize` at `strides`, `pads` (before and after); past
+    the loop budget one per range of the box's taps (program.py tap_parts), each taking up
+    what the one before left (pool3d_grad_grad: with whether a tap was found, in a
+    temporary)."""
     n_in = len(inputs)
-    check_loops(k.backend, name, x_shape, ksize[0] * (1 + ksize[1] * (1 + ksize[2])))
-    if name not in _programs:
-        _programs[name] = Program((name,), n_in, 1, lambda: header(["f32"] * n_in, ["f32"]) + (
+    backward = name == "pool3d_grad"  # its loops: columns, rows, planes, descending
+    parts = tap_parts(k.backend, ksize[::-1] if backward else ksize)
+    fields = _fields(name, parts)
+    key = (name, parts is not None)
+    outs = ["f32", "i32"] if name == "pool3d_grad_grad" and parts else ["f32"]
+    if key not in _programs:
+        _programs[key] = Program(key, n_in, len(outs), lambda: header(["f32"] * n_in, outs) + (
             render(f"{name}.wgsl", builtins=GLOBAL_INDEX, index=global_index(),
-                   geometry=_GEOMETRY, at_output=_AT_OUTPUT)))
+                   geometry=_GEOMETRY, at_output=_AT_OUTPUT, **fields)))
     meta = [total, *x_shape, *out_dhw, *ksize, *strides, pads[0], pads[2], pads[4]]
-    k.add(Step(_programs[name], meta, grid_for(total), (*inputs, k.out)))
+    refs = (*inputs, k.out) if len(outs) == 1 else (*inputs, k.out, k.temp(4 * total))
+    for step in part_steps(_programs[key], meta, grid_for(total), refs, parts):
+        k.add(step)
     return k.recipe()
+
+
+_BOX = (("a", "params[9]"), ("b", "params[10]"), ("e", "params[11]"))
+
+
+def _fields(name, parts):
+    """The loops' bounds of shader `name` over a whole box, or (`parts`) a range of its
+    taps at params[18] and params[19], and what a part takes up from the one before."""
+    if name == "pool3d_grad_grad":
+        fields = window_fields(parts, 18, _BOX, "result = out0[i]; found = out1[i] != 0;")
+        return dict(fields, save="" if parts is None else "\n  out1[i] = select(0, 1, found);")
+    if name == "pool3d":
+        return window_fields(parts, 18, _BOX, "acc = out0[i];")
+    # pool3d_grad counts each loop down from its length - 1 to 0 (`<v>1` to `<v>0`)
+    fields = window_fields(parts, 18, (), "acc = out0[i];")
+    loops = _BOX[::-1]
+    if parts is None:
+        return dict(fields, **{f"{v}1": f"{d} - 1" for v, d in loops},
+                    **{f"{v}0": "0" for v, _ in loops})
+    ups = [f"({d} - 1 - {v})" for v, d in loops]  # the loops counted up
+    for (v, d), (lo, hi) in zip(loops, nest_bounds(ups, [d for _, d in loops], 18)):
+        fields.update({f"{v}1": f"{d} - 1 - {lo}", f"{v}0": f"{d} - {hi}"})
+    return fields
 
 
 @kernel("max_pool3d", "wgsl")

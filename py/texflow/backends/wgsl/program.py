@@ -20,7 +20,6 @@ input signature and cached by the runtime.
 from string import Template
 
 from ... import resources
-from ...errors import BackendError
 
 WORKGROUP = 256
 META_INTS = 64          # launch parameters per dispatch: 256 bytes, the offset alignment
@@ -231,13 +230,68 @@ def within_budget(backend, iterations):
     return backend.LOOP_BUDGET is None or iterations <= backend.LOOP_BUDGET
 
 
-def check_loops(backend, op, shape, iterations):
-    """Raises BackendError where one invocation of `op` on arrays of `shape` would loop
-    `iterations` times, past what `backend`'s driver runs (it would stop the loop early
-    and return a truncated result without an error)."""
-    if not within_budget(backend, iterations):
-        raise BackendError(
-            f"{op}: shape {shape} needs {iterations} loop iterations in one shader "
-            f"invocation, more than the {backend.LOOP_BUDGET} the {backend.name} backend's "
-            f"driver ({backend.LOOP_DRIVER}) runs before it silently stops the invocation "
-            "(a truncated result)")
+def tap_parts(backend, dims):
+    """Where an invocation's loop nest over a window (`dims`: its loops' lengths,
+    outermost first) would pass `backend`'s LOOP_BUDGET, consecutive ranges [t0, t1) of
+    its taps (in the nest's order) whose loops stay within it: one dispatch each, every
+    one going on from the result the one before it left in the output; None where the
+    whole window does."""
+    total, budget = size_of(dims), backend.LOOP_BUDGET
+    if budget is None or nest_loops(dims, total) <= budget:
+        return None
+    lo, hi = 1, total  # the most taps a part can take
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if nest_loops(dims, mid) <= budget else (lo, mid - 1)
+    return [(t, min(t + lo, total)) for t in range(0, total, lo)]
+
+
+def nest_loops(dims, taps):
+    """The most loop iterations of a nest over `dims` running `taps` consecutive taps, as
+    lavapipe counts them (measured: each loop's failing test counts too): the taps, twice
+    the positions of each outer loop whose blocks they touch, and one."""
+    loops, outer, inner = taps + 1, 1, size_of(dims)
+    for d in dims[:-1]:
+        outer, inner = outer * d, inner // d
+        loops += 2 * min(outer, (taps - 1) // inner + 2)
+    return loops
+
+
+def nest_bounds(names, dims, at):
+    """WGSL bounds [lo, hi) of each loop (`names`: the loop variables, or expressions
+    of them counting up; `dims`: their lengths, WGSL) of a nest running only taps
+    [params[at], params[at + 1]) of its order (tap_parts)."""
+    t0, t1 = f"params[{at}]", f"params[{at + 1}]"
+    bounds, prefix = [], None  # prefix: the enclosing loops' position, row-major
+    for j, (v, d) in enumerate(zip(names, dims)):
+        inner = " * ".join(dims[j + 1:])
+        off = "" if prefix is None else f" - ({prefix}) * {' * '.join(dims[j:])}"
+        if not inner:
+            bounds.append((f"max(0, {t0}{off})", f"min({d}, {t1}{off})"))
+        else:
+            bounds.append((f"max(0, ({t0}{off}) / ({inner}))",
+                           f"min({d}, ({t1}{off} + {inner} - 1) / ({inner}))"))
+        prefix = v if prefix is None else f"({prefix}) * {d} + {v}"
+    return bounds
+
+
+def part_steps(program, meta, groups, refs, parts):
+    """A Step of `program` per tap range of `parts` (tap_parts), its parameters `meta`
+    followed by the range and whether it is the last; one Step of `meta` where `parts`
+    is None."""
+    if parts is None:
+        return [Step(program, meta, groups, refs)]
+    return [Step(program, [*meta, t0, t1, int(t1 == parts[-1][1])], groups, refs)
+            for t0, t1 in parts]
+
+
+def window_fields(parts, at, loops, resume):
+    """A windowed shader's fields: for each loop (variable, length) of `loops`, outermost
+    first, its bounds `<variable>0` and `<variable>1`: the whole window's where `parts` is
+    None, else (nest_bounds) the range at params[at]; and `resume`, WGSL taking up what
+    the part before left in the output (run from the second part on)."""
+    names, dims = [v for v, _ in loops], [d for _, d in loops]
+    bounds = [("0", d) for d in dims] if parts is None else nest_bounds(names, dims, at)
+    fields = {f"{v}{j}": b for v, pair in zip(names, bounds) for j, b in enumerate(pair)}
+    fields["resume"] = "" if parts is None else f"\n  if (params[{at}] > 0) {{ {resume} }}"
+    return fields
