@@ -7,6 +7,7 @@ import asyncio
 import concurrent.futures
 import inspect
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,23 @@ def page(browser_session):
     page = browser_session.browser._browser.new_page()
     yield page
     page.close()
+
+
+@pytest.fixture
+def log_levels():
+    """`log_levels({"websockets": logging.WARNING})` sets loggers' levels for one test only.
+
+    A level left raised outlives the test: a later test's `caplog.at_level(WARNING)` sets
+    the root's level, not the raised logger's, and sees nothing from it.
+    """
+    saved = {}
+
+    def set_levels(levels):
+        for name, level in levels.items():
+            logger = logging.getLogger(name)
+            saved.setdefault(name, logger.level)
+            logger.setLevel(level)
+
+    yield set_levels
+    for name, level in saved.items():
+        logging.getLogger(name).setLevel(level)

@@ -1,5 +1,6 @@
 """Cases recorded from real Keras 3.15 (tests/data/keras/fixtures.json, written by
-scripts/make_keras_fixtures.py) and helpers to replay them with texflow.
+scripts/make_keras_fixtures.py; lists.json, by scripts/make_keras_list_fixtures.py) and
+helpers to replay them with texflow.
 
 Natively the cases are read from the file and handed to test bodies as parameters,
 so bodies running inside Pyodide receive them as JSON and need no file.
@@ -12,19 +13,18 @@ import sys
 import numpy as np
 
 IN_BROWSER = sys.platform == "emscripten"
-PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "keras",
-                    "fixtures.json")
+FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "keras")
 _cache = {}
 
 
-def cases(kind):
+def cases(kind, file="fixtures.json"):
     """The recorded cases of `kind` ('layers', 'optimizers', ...); [] inside Pyodide."""
     if IN_BROWSER:
         return []
-    if not _cache:
-        with open(PATH) as f:
-            _cache.update(json.load(f))
-    return _cache[kind]
+    if file not in _cache:
+        with open(os.path.join(FOLDER, file)) as f:
+            _cache[file] = json.load(f)
+    return _cache[file][kind]
 
 
 def ids(kind, key):

@@ -53,7 +53,26 @@ def _cases():
          lambda a, b, c: relu(a @ b + c), [(6, 2048), (2048, 8), (8,)]),
         ("conv_blocked", lambda x, k, b: tf.nn.relu(tf.nn.conv2d(x, k, 1, "VALID") + b),
          lambda x, k, b: relu(_conv(x, k, 0) + b), [(4, 18, 18, 1), (3, 3, 1, 32), (32,)]),
+        # a node read by two later nodes (Keras accuracy's NaN guard on logits): numpy's
+        # in-place epilogue reused its buffer at the first read (wrong from 2026-11-23)
+        ("node_read_twice", lambda x, w, b: _nan_guard(tf.matmul(x, w) + b),
+         lambda x, w, b: x @ w + b, [(8, 6), (6, 3), (3,)]),
+        ("node_read_thrice", lambda x, w, b: _leaky(tf.matmul(x, w) + b),
+         lambda x, w, b: np.where(x @ w + b > 0, x @ w + b, (x @ w + b) * 0.2),
+         [(16, 32), (32, 24), (24,)]),
+        ("conv_node_read_twice", lambda x, k, b: _leaky(tf.nn.conv2d(x, k, 1, "SAME") + b),
+         lambda x, k, b: np.where(_conv(x, k, 1) + b > 0, _conv(x, k, 1) + b,
+                                  (_conv(x, k, 1) + b) * 0.2),
+         [(2, 6, 6, 3), (3, 3, 3, 4), (4,)]),
     ]
+
+
+def _nan_guard(v):
+    return tf.where(tf.math.is_nan(v), -np.inf, v)
+
+
+def _leaky(v):
+    return tf.where(v > 0, v, v * 0.2)
 
 
 @each_backend

@@ -24,5 +24,5 @@ def make_coordinator():
 
 
 @pytest.fixture(autouse=True)
-def _quiet_websockets():
-    logging.getLogger("websockets").setLevel(logging.WARNING)
+def _quiet_websockets(log_levels):
+    log_levels({"websockets": logging.WARNING})

@@ -15,8 +15,8 @@ from texflow.coordinator import CoordinatorThread, Job
 from test_multi_worker import JOB, _env
 
 
-def test_browser_and_native_workers_match_one_process(browser_session, tmp_path):
-    logging.getLogger("websockets").setLevel(logging.WARNING)
+def test_browser_and_native_workers_match_one_process(browser_session, tmp_path, log_levels):
+    log_levels({"websockets": logging.WARNING})
     c = CoordinatorThread(num_workers=2, port=0, job=Job(JOB, ["fit", "-", "1"])).start()
     context = browser_session.browser._browser.new_context()
     env = _env(None)

@@ -142,10 +142,11 @@ def test_custom_loop_tutorial_checkpoints_only_on_the_chief_with_tf_config(tmp_p
                                          rel=1e-6, abs=1e-6)
 
 
-def test_keras_tutorial_on_a_browser_worker_and_a_native_worker(browser_session, tmp_path):
+def test_keras_tutorial_on_a_browser_worker_and_a_native_worker(browser_session, tmp_path,
+                                                                 log_levels):
     from texflow.coordinator import CoordinatorThread, Job
 
-    logging.getLogger("websockets").setLevel(logging.WARNING)
+    log_levels({"websockets": logging.WARNING})
     folder = _job_folder(tmp_path)
     c = CoordinatorThread(num_workers=2, port=0, job=Job(
         folder / "run_tutorial.py", ["keras_multi_worker.py", ROWS])).start()

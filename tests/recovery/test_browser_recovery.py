@@ -3,8 +3,6 @@ reloaded mid-epoch of Keras fit: the page rejoins under its old rank (its client
 kept in sessionStorage), takes the running job's state and resumes; the native survivor
 never exits and ends with the weights of one uninterrupted process."""
 
-import logging
-
 import numpy as np
 
 from procs import FIT_WORKER, fit_worker
@@ -12,8 +10,6 @@ from texflow.coordinator import CoordinatorThread, Job
 
 
 def test_a_reloaded_browser_worker_rejoins_fit_mid_epoch(browser_session, tmp_path):
-    logging.getLogger("websockets").setLevel(logging.WARNING)
-    logging.getLogger("texflow.coordinator").setLevel(logging.ERROR)
     c = CoordinatorThread(num_workers=2, port=0,
                           job=Job(FIT_WORKER, ["browser.npz", "2", "0.2"])).start()
     context = browser_session.browser._browser.new_context()

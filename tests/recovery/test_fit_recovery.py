@@ -2,7 +2,6 @@
 the chief) killed mid-epoch and restarted; the survivor never exits, and everyone ends
 with the weights of one uninterrupted process."""
 
-import logging
 import time
 
 import numpy as np
@@ -10,12 +9,6 @@ import pytest
 
 from procs import fit_worker
 from texflow.coordinator import CoordinatorThread
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    logging.getLogger("websockets").setLevel(logging.WARNING)
-    logging.getLogger("texflow.coordinator").setLevel(logging.ERROR)
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 mid-run and restarted; the survivors keep running, and every worker ends with the weights
 of one uninterrupted process with the global batch over the same data order."""
 
-import logging
 import socket
 import time
 
@@ -14,12 +13,6 @@ from procs import loop_worker as spawn
 from texflow.coordinator import CoordinatorThread
 
 STEPS = 36
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    logging.getLogger("websockets").setLevel(logging.WARNING)
-    logging.getLogger("texflow.coordinator").setLevel(logging.ERROR)
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ from . import backend
 from ..engine.ndarray import from_numpy, to_numpy
 from .serialization import (deserialize_keras_object, get_object, serializable,
                             serialize_keras_object)
+from .tree import map_leaves, map_pairs
 
 _MODULE = "keras.losses"
 _REDUCTIONS = ("sum", "sum_over_batch_size", "mean", "mean_with_sample_weight", "none")
@@ -264,9 +265,13 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
 
     Labels outside [0, classes) raise InvalidArgumentError, as in TensorFlow.
 
-    >>> round(tf.keras.losses.sparse_categorical_crossentropy([1], [[0.5, 0.5]]).tolist()[0], 4)
+    >>> labels, probs = tf.constant([1]), tf.constant([[0.5, 0.5]])
+    >>> round(tf.keras.losses.sparse_categorical_crossentropy(labels, probs).tolist()[0], 4)
     0.6931
     """
+    for value in (y_true, y_pred):  # Keras 3 reads their shapes before converting them
+        if not hasattr(value, "shape"):
+            raise AttributeError(f"'{type(value).__name__}' object has no attribute 'shape'")
     y_pred, y_true = _float(y_pred), as_tensor(y_true)
     if axis not in (-1, len(y_pred.shape) - 1):
         raise ValueError(f"texflow's sparse_categorical_crossentropy takes classes on the last "
@@ -296,7 +301,7 @@ class Loss:
     >>> class Squares(tf.keras.losses.Loss):
     ...     def call(self, y_true, y_pred):
     ...         return tf.square(y_pred - y_true)
-    >>> float(Squares(reduction='sum')([1.0, 2.0], [0.0, 0.0]))
+    >>> float(Squares(reduction='sum')(tf.constant([1.0, 2.0]), tf.constant([0.0, 0.0])))
     5.0
     """
 
@@ -307,7 +312,13 @@ class Loss:
         self.dtype = dtype or "float32"
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        values = self.call(as_tensor(y_true), as_tensor(y_pred))
+        # As Keras 3: a Python list is a structure, converted leaf by leaf (see .tree) to
+        # the loss's float dtype, float32 on every texflow device (host data only: a
+        # tensor keeps its dtype, no cast op is added)
+        def convert(leaf):
+            return leaf if isinstance(leaf, NDArray) else from_numpy(to_numpy(leaf, "float32"))
+
+        values = self.call(map_leaves(convert, y_true), map_leaves(convert, y_pred))
         return reduce_weighted_values(values, sample_weight, self.reduction)
 
     def call(self, y_true, y_pred):
@@ -337,7 +348,8 @@ class LossFunctionWrapper(Loss):
         self._fn_kwargs = kwargs
 
     def call(self, y_true, y_pred):
-        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+        # leaf by leaf: lists of different layouts raise ValueError, as in Keras 3
+        y_true, y_pred = map_pairs(squeeze_or_expand_to_same_rank, y_true, y_pred)
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):
@@ -419,7 +431,8 @@ SparseCategoricalCrossentropy = _loss_class(
     "Cross-entropy between integer labels and predicted distributions (or logits).\n\n"
     "    >>> loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True,\n"
     "    ...     reduction=tf.keras.losses.Reduction.NONE)\n"
-    "    >>> loss([0, 1], [[2.0, 2.0], [2.0, 2.0]]).shape\n    TensorShape([2])\n",
+    "    >>> loss(np.array([0, 1]), np.array([[2.0, 2.0], [2.0, 2.0]])).shape\n"
+    "    TensorShape([2])\n",
     (("from_logits", False), ("ignore_class", None), ("axis", -1)), ("[1, 0]", "[[0.2, 0.8]]"))
 
 # Keras's short names.

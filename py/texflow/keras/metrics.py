@@ -176,7 +176,9 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        values = self._fn(as_tensor(y_true), as_tensor(y_pred), **self._fn_kwargs)
+        # as Keras 3: the function converts its arguments (sparse_categorical_crossentropy
+        # does not take Python lists)
+        values = self._fn(y_true, y_pred, **self._fn_kwargs)
         return super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):
@@ -201,10 +203,15 @@ def accuracy(y_true, y_pred):
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    """The fraction of the last axis where (y_pred > threshold) equals y_true."""
+    """1.0 where (y_pred > threshold) equals y_true, element by element (Keras 3 no longer
+    averages the last axis; the metric class does, as for any per-element values).
+
+    >>> tf.keras.metrics.binary_accuracy([[1.0], [0.0]], [[0.7], [0.6]]).shape
+    TensorShape([2, 1])
+    """
     y_true, y_pred = squeeze_or_expand_to_same_rank(_float(y_true), _float(y_pred))
     predicted = ew.cast(ew.greater(y_pred, float(threshold)), "float32")
-    return rd.mean(ew.cast(ew.equal(y_true, predicted), "float32"), axis=-1)
+    return ew.cast(ew.equal(y_true, predicted), "float32")
 
 
 def categorical_accuracy(y_true, y_pred):
@@ -316,7 +323,7 @@ CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", losses.categorical
 SparseCategoricalCrossentropy = _wrapper(
     "SparseCategoricalCrossentropy", losses.sparse_categorical_crossentropy,
     "sparse_categorical_crossentropy", "The mean sparse categorical cross-entropy.",
-    (("from_logits", False),), ("[1, 0]", "[[0.2, 0.8], [0.6, 0.4]]"))
+    (("from_logits", False),), ("np.array([1, 0])", "np.array([[0.2, 0.8], [0.6, 0.4]])"))
 Hinge = _wrapper("Hinge", losses.hinge, "hinge", "The mean hinge loss.")
 KLDivergence = _wrapper("KLDivergence", losses.kl_divergence, "kl_divergence",
                         "The mean Kullback-Leibler divergence.")

@@ -81,8 +81,8 @@ def apply(acc, extras, program):
                 extras[v - 1] if kind == "in" else v
             ins.append(x)
             uses[operand] -= 1
-            if kind == "node" and values[v] is not None and values[v].shape == shape and \
-                    values[v].dtype == _F32:
+            if kind == "node" and not uses[operand] and values[v] is not None and \
+                    values[v].shape == shape and values[v].dtype == _F32:  # its last read
                 spare.append(values[v])
                 values[v] = None
         in_place = _IN_PLACE.get(name)

@@ -62,6 +62,13 @@ def _is_array(value):
         hasattr(value, "__array__") and not isinstance(value, (list, tuple, dict)))
 
 
+def _check_arrays(x, y, sample_weight):
+    """As Keras 3: arrays, alone or nested in lists, tuples and dicts; a Python number
+    among them (`fit([[1.0], [2.0]], [1.0, 2.0])`) is refused, naming `x` whatever holds it."""
+    if not all(v is None or _is_array(v) for v in structure.flatten((x, y, sample_weight))):
+        raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
+
+
 def _as_leaf(value):
     if isinstance(value, NDArray):
         return value
@@ -142,6 +149,7 @@ class DataHandler:
             self.steps = steps if steps is not None else self.known_steps
             return
         self.kind = "arrays"
+        _check_arrays(x, y, sample_weight)
         self.x, self.y = _standardize(x), _standardize(y)
         self.sample_weight = _standardize(sample_weight)
         sizes = {name: [np.shape(v)[0] if np.ndim(v) else None
