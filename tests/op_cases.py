@@ -23,11 +23,16 @@ UNARY = {
     "softsign": ("float32",),
     "erf": ("float32",), "erfc": ("float32",), "relu6": ("float32", "int32"),
     "invert": ("int32",),
+    "tan": ("float32",), "sinh": ("float32",), "cosh": ("float32",), "asin": ("float32",),
+    "acos": ("float32",), "atan": ("float32",), "asinh": ("float32",),
+    "acosh": ("float32",), "atanh": ("float32",), "log_sigmoid": ("float32",),
+    "reciprocal_no_nan": ("float32",), "rint": ("float32",),
 }
 # Ops whose float result may differ from the float64 reference by more than rounding.
 TRANSCENDENTAL = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "elu", "sin", "cos",
                   "pow", "div", "logsumexp", "mean", "log1p", "expm1", "softplus", "erf",
-                  "erfc", "prod", "cumprod"}
+                  "erfc", "prod", "cumprod", "tan", "sinh", "cosh", "asin", "acos", "atan",
+                  "asinh", "acosh", "atanh", "log_sigmoid", "atan2", "xlogy"}
 
 UNARY_SHAPES = [(), (1,), (7,), (3, 4), (2, 3, 5), (2, 1, 3, 4), (0,), (2, 0, 3),
                 (9000,), (3, 8200)]
@@ -47,6 +52,8 @@ BINARY = {
     "floormod": (("float32", "float32"), ("int32", "int32"), ("int32", "float32")),
     "bitwise_and": (("int32", "int32"),), "bitwise_or": (("int32", "int32"),),
     "bitwise_xor": (("int32", "int32"),),
+    "atan2": (("float32", "float32"),), "xlogy": (("float32", "float32"),),
+    "xdivy": (("float32", "float32"),), "multiply_no_nan": (("float32", "float32"),),
 }
 # Value kinds of the (first, second) operand where random values would not do: pow's
 # base and exponent, divisors without int zeros (an int division by zero raises).

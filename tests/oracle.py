@@ -96,6 +96,19 @@ erf = _float_op(np.vectorize(math.erf, otypes=[F64]))
 erfc = _float_op(np.vectorize(math.erfc, otypes=[F64]))
 relu6 = _same(lambda x: np.where(np.isnan(x), x, np.minimum(np.maximum(x, 0), 6)))
 
+tan = _float_op(np.tan)
+sinh = _float_op(np.sinh)
+cosh = _float_op(np.cosh)
+asin = _float_op(np.arcsin)
+acos = _float_op(np.arccos)
+atan = _float_op(np.arctan)
+asinh = _float_op(np.arcsinh)
+acosh = _float_op(lambda x: np.where(x < 1, np.nan, np.arccosh(x)))  # musl: arccosh(-1e5) = -1.4
+atanh = _float_op(np.arctanh)
+log_sigmoid = _float_op(lambda x: -np.logaddexp(0.0, -x))
+reciprocal_no_nan = _float_op(lambda x: np.where(x == 0, 0.0, 1.0 / np.where(x == 0, 1.0, x)))
+rint = _float_op(np.rint)
+
 
 def invert(x):
     return ~np.asarray(x, I32)
@@ -137,6 +150,19 @@ minimum = _arith(np.minimum, bool_ok=True)
 def div(a, b):
     with np.errstate(all="ignore"):
         return np.asarray(_f64(a) / _f64(b)).astype(F32)
+
+
+def _float_pair(fn):
+    def ref(a, b):
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(_f64(a), _f64(b))).astype(F32)
+    return ref
+
+
+atan2 = _float_pair(np.arctan2)
+xlogy = _float_pair(lambda x, y: np.where(x == 0, x, x * np.log(y)))  # 0 where x is 0
+xdivy = _float_pair(lambda x, y: np.where(x == 0, x, x / y))
+multiply_no_nan = _float_pair(lambda x, y: np.where(y == 0, 0.0, x * y))  # 0 where y is 0
 
 
 def pow(a, b):  # noqa: A001

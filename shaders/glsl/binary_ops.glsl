@@ -132,3 +132,26 @@ int op_floormod(int a, int b) {
 int op_bitwise_and(int a, int b) { return a & b; }
 int op_bitwise_or(int a, int b) { return a | b; }
 int op_bitwise_xor(int a, int b) { return a ^ b; }
+
+// atan2(y, x): atan of the smaller magnitude over the larger (in [0, 1]), then pi/2 minus
+// it where |y| > |x|, pi minus it where x is negative (or -0), and y's sign; zeros and
+// infinities as C's atan2 (atan2(+-0, -0) = +-pi, atan2(inf, inf) = pi/4).
+float op_atan2(float y, float x) {
+  float ax = abs(x);
+  float ay = abs(y);
+  bool swap = ay > ax;
+  float q = swap ? op_div(ax, ay) : op_div(ay, ax);
+  q = ax == ay ? (ax == 0.0 ? 0.0 : 1.0) : q;
+  float a = f_atan_abs(q);
+  a = swap ? (1.5707963705062866 - a) - 4.371139000186243e-8 : a;
+  a = f_signbit(x) ? (3.1415927410125732 - a) - 8.742278000372485e-8 : a;
+  return any(bvec2(f_isnan(x), f_isnan(y))) ? f_nan() : f_with_sign(a, y);
+}
+
+// x itself where x is 0 (TensorFlow's keep -0), even for a NaN or zero y.
+float op_xlogy(float x, float y) { return x == 0.0 ? x : x * f_log(y); }
+
+float op_xdivy(float x, float y) { return x == 0.0 ? x : op_div(x, y); }
+
+// 0 where y is 0, even for an infinite or NaN x.
+float op_multiply_no_nan(float x, float y) { return y == 0.0 ? 0.0 : x * y; }

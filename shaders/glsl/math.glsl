@@ -97,18 +97,25 @@ float f_reduce_large(float ax, out int q) {
   uvec2 p2 = f_umul64(m, f_two_over_pi_bits(pos + 64));
   uint r1 = p2.x + p1.y;
   uint r2 = p1.x + p0.y + (r1 < p2.x ? 1u : 0u);
-  // the product is (.., r2, r1, ..) / 2**94: bits 31..30 of r2 are the quadrant
+  // the product is (.., r2, r1, ..) / 2**94: bits 31..30 of r2 are the quadrant, the
+  // rest the fraction; from 1/2 on, 1 - it is taken in integers (in floats, the rounding
+  // of the fraction cost tan(5.4e7) a relative 2e-3)
   q = int(r2 >> 30);
-  float f = float(r2 & 0x3fffffffu) * 9.313225746154785e-10 + float(r1) * 2.168404344971009e-19;
-  if (f >= 0.5) {
-    f -= 1.0;
+  uint hi = r2 & 0x3fffffffu;
+  uint lo = r1;
+  bool up = hi >= 0x20000000u;
+  if (up) {
+    lo = ~r1 + 1u;
+    hi = (~hi & 0x3fffffffu) + (r1 == 0u ? 1u : 0u);
     q = (q + 1) & 3;
   }
-  return f * 1.5707963267948966;
+  float f = float(hi) * 9.313225746154785e-10 + float(lo) * 2.168404344971009e-19;
+  return (up ? -f : f) * 1.5707963267948966;
 }
 
-// x - k pi/2 for the nearest whole k, and q = k mod 4. Below 2**13, pi/2 in three
-// parts (Cody-Waite; every product is exact), above it Payne-Hanek.
+// x - k pi/2 for the nearest whole k, and q = k mod 4. Below 2**13, pi/2 in four parts
+// (Cody-Waite; the first three products are exact, the fourth keeps tan accurate near
+// its poles), above it Payne-Hanek.
 float f_reduce_half_pi(float x, out int q) {
   float ax = abs(x);
   if (ax >= 8192.0) {
@@ -122,7 +129,8 @@ float f_reduce_half_pi(float x, out int q) {
   float k = floor(x * 0.6366197723675814 + 0.5);
   float r = x - k * 1.5703125;
   r -= k * 4.837512969970703e-4;
-  r -= k * 7.549789948768648e-8;
+  r -= k * 7.549533620476723e-8;
+  r -= k * 2.5633440682570896e-12;
   q = int(k - 4.0 * floor(k * 0.25));
   return r;
 }

@@ -104,12 +104,18 @@ float op_cast_float(int x) { return float(x); }
 bool op_cast_bool(float x) { return truthy(x); }
 bool op_cast_bool(int x) { return x != 0; }
 
-// log(1 + x) without losing x's low bits: log(u) * x / (u - 1) with u = 1 + x
-// corrects for the rounding of u (exact when u == 1).
+// log(1 + x) = 2 atanh(f), f = x / (2 + x), by f_log's series where |f| <= 0.172 (1 + x
+// in [sqrt(1/2), sqrt(2)]): no cancellation to guard. The former log(u) x / (u - 1) with
+// u = 1 + x needed u - 1 exact, and SwiftShader folds (1 + x) - 1 to x (log1p(6e-8) read
+// 1.2e-7). Outside that range 1 + x rounds harmlessly, or not at all.
 float op_log1p(float x) {
-  float u = 1.0 + x;
-  float r = f_log(u) * (x / (u - 1.0));
-  r = any(bvec2(u == 1.0, f_isinf(x))) ? x : r;
+  float f = x / (2.0 + x);
+  float f2 = f * f;
+  float s = f2 * (0.3333333333333333 + f2 * (0.2 + f2 * (0.14285714285714285
+      + f2 * (0.1111111111111111 + f2 * (0.09090909090909091 + f2 * 0.07692307692307693)))));
+  bool near = all(bvec2(x > -0.29289321881345254, x < 0.41421356237309503));
+  float r = near ? 2.0 * f + 2.0 * f * s : f_log(1.0 + x);
+  r = abs(x) < 2.9802322e-8 ? x : r;  // x / 2 could be a denormal, flushed to 0
   return any(bvec2(f_isnan(x), x < -1.0)) ? f_nan() : r;
 }
 
@@ -177,4 +183,146 @@ float op_erfc(float x) {
   float h = intBitsToFloat(floatBitsToInt(x) & -4096);
   float e = f_exp(-h * h) * f_exp(-(x - h) * (x + h));
   return e * 0.5641895835477563 / (x + t);
+}
+
+// -- trigonometric and hyperbolic functions: float32 to a few ulp on every input; the
+// edges (NaN, infinities, signed zeros, out-of-domain inputs) selected explicitly.
+
+// |m| with the sign bit of s.
+float f_with_sign(float m, float s) {
+  int sign = floatBitsToInt(s) & (-2147483647 - 1);
+  return intBitsToFloat((floatBitsToInt(m) & 0x7fffffff) | sign);
+}
+
+// tan: r = x - k pi/2 (math.glsl's reduction, Payne-Hanek for large |x|), then
+// sin(r) / cos(r), or -cos(r) / sin(r) for odd k.
+float op_tan(float x) {
+  int q;
+  float r = f_reduce_half_pi(x, q);
+  float s = f_sin_kernel(r);
+  float c = f_cos_kernel(r);
+  float t = (q & 1) == 1 ? -c / s : s / c;
+  t = x == 0.0 ? x : t;
+  return any(bvec2(f_isnan(x), f_isinf(x))) ? f_nan() : t;
+}
+
+// sinh: its Taylor series below 1, (e^a - e^-a) / 2 up to 88, and e^(a/2) e^(a/2) / 2
+// above, so it overflows to inf only where sinh does (a = |x|; x's sign).
+float op_sinh(float x) {
+  float a = abs(x);
+  float z = a * a;
+  float p = a + a * z * (0.16666666666666666 + z * (0.008333333333333333
+      + z * (1.984126984126984e-4 + z * (2.7557319223985893e-6
+      + z * (2.505210838544172e-8 + z * 1.6059043836821613e-10)))));
+  float e = f_exp(min(a, 88.0));
+  float h = f_exp(0.5 * a);
+  float r = a < 1.0 ? p : (a < 88.0 ? 0.5 * e - 0.5 / e : (0.5 * h) * h);
+  return any(bvec2(f_isnan(x), x == 0.0)) ? x : f_with_sign(r, x);
+}
+
+// cosh: (e^a + e^-a) / 2 (no cancellation), e^(a/2) e^(a/2) / 2 from 88 on.
+float op_cosh(float x) {
+  float a = abs(x);
+  float e = f_exp(min(a, 88.0));
+  float h = f_exp(0.5 * a);
+  float r = a < 88.0 ? 0.5 * e + 0.5 / e : (0.5 * h) * h;
+  return f_isnan(x) ? x : r;
+}
+
+// asin of s in [0, 0.5], z = s * s: s + s z P(z) (Cephes' asinf coefficients).
+float f_asin_poly(float s, float z) {
+  float p = (((4.2163199048e-2 * z + 2.4181311049e-2) * z + 4.5470025998e-2) * z
+      + 7.4953002686e-2) * z + 1.6666752422e-1;
+  return s + s * z * p;
+}
+
+// asin(a) = pi/2 - 2 asin(sqrt((1 - a) / 2)) above 0.5 (1 - a is exact there), with pi/2
+// in two parts (1.5707964 + -4.371139e-8); NaN outside [-1, 1].
+float op_asin(float x) {
+  float a = abs(x);
+  bool big = a > 0.5;
+  float z = big ? 0.5 * (1.0 - a) : a * a;
+  float p = f_asin_poly(big ? sqrt(z) : a, z);
+  float r = big ? (1.5707963705062866 - 2.0 * p) - 4.371139000186243e-8 : p;
+  r = x == 0.0 ? x : f_with_sign(r, x);
+  return any(bvec2(f_isnan(x), a > 1.0)) ? f_nan() : r;
+}
+
+// acos: 2 asin(sqrt((1 - x) / 2)) above 0.5, pi - that below -0.5, pi/2 - asin(x) between
+// (pi and pi/2 in two parts).
+float op_acos(float x) {
+  float a = abs(x);
+  bool big = a > 0.5;
+  float z = big ? 0.5 * (1.0 - a) : a * a;
+  float p = f_asin_poly(big ? sqrt(z) : a, z);
+  float mid = (1.5707963705062866 - f_with_sign(p, x)) - 4.371139000186243e-8;
+  float r = x > 0.0 ? 2.0 * p : (3.1415927410125732 - 2.0 * p) - 8.742278000372485e-8;
+  r = big ? r : mid;
+  return any(bvec2(f_isnan(x), a > 1.0)) ? f_nan() : r;
+}
+
+// atan of a >= 0: t + t z P(z), z = t * t (Cephes' atanf coefficients) for t = a up to
+// tan(pi/8), t = (a - 1) / (a + 1) plus pi/4 up to tan(3pi/8), t = -1 / a plus pi/2 above
+// (pi/4 and pi/2 in two parts); a = inf gives pi/2.
+float f_atan_abs(float a) {
+  bool far = a > 2.414213562373095;
+  bool mid = a > 0.41421356237309503;
+  float t = far ? -1.0 / a : (mid ? (a - 1.0) / (a + 1.0) : a);
+  float z = t * t;
+  float p = (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z
+      - 3.33329491539e-1) * z * t + t;
+  float base = far ? 1.5707963705062866 : 0.7853981852531433;
+  float lo = far ? -4.371139000186243e-8 : -2.1855695000931215e-8;
+  return (far || mid) ? base + (p + lo) : p;
+}
+
+float op_atan(float x) {
+  float r = f_atan_abs(abs(x));
+  return any(bvec2(f_isnan(x), x == 0.0)) ? x : f_with_sign(r, x);
+}
+
+// asinh(a): log1p(a + a^2 / (1 + sqrt(1 + a^2))) below 2 (exact near 0),
+// log(2a + 1 / (sqrt(a^2 + 1) + a)) up to 2^12, log(a) + log(2) above, where a^2 + 1
+// rounds to a^2 (and later overflows).
+float op_asinh(float x) {
+  float a = abs(x);
+  float z = a * a;
+  float q = sqrt(z + 1.0);
+  float small = op_log1p(a + z / (1.0 + q));
+  float mid = f_log(2.0 * a + 1.0 / (q + a));
+  float big = f_log(a) + 0.6931471805599453;
+  float r = a < 2.0 ? small : (a < 4096.0 ? mid : big);
+  return any(bvec2(f_isnan(x), x == 0.0)) ? x : f_with_sign(r, x);
+}
+
+// acosh: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact) below 2,
+// log(2x - 1 / (x + sqrt(x^2 - 1))) up to 2^12, log(x) + log(2) above; NaN below 1.
+float op_acosh(float x) {
+  float t = x - 1.0;
+  float small = op_log1p(t + sqrt(2.0 * t + t * t));
+  float mid = f_log(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0)));
+  float big = f_log(x) + 0.6931471805599453;
+  float r = x < 2.0 ? small : (x < 4096.0 ? mid : big);
+  return any(bvec2(f_isnan(x), x < 1.0)) ? f_nan() : r;
+}
+
+// atanh(a) = log1p(2a + 2a^2 / (1 - a)) / 2 below 0.5, log1p(2a / (1 - a)) / 2 above
+// (1 - a is exact there); +-inf at +-1, NaN beyond.
+float op_atanh(float x) {
+  float a = abs(x);
+  float d = 1.0 - a;
+  float t = a + a;
+  float r = 0.5 * op_log1p(a < 0.5 ? t + t * a / d : t / d);
+  r = f_with_sign(a == 1.0 ? f_inf() : r, x);
+  return any(bvec2(f_isnan(x), a > 1.0)) ? f_nan() : r;
+}
+
+float op_log_sigmoid(float x) { return -op_softplus(-x); }
+
+float op_reciprocal_no_nan(float x) { return x == 0.0 ? 0.0 : 1.0 / x; }
+
+// Halves to even; -0.4 gives -0, as C's rint.
+float op_rint(float x) {
+  float r = f_with_sign(roundEven(x), x);
+  return any(bvec2(f_isnan(x), f_isinf(x))) ? x : r;
 }

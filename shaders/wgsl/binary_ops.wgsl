@@ -158,3 +158,45 @@ fn op_floormod_i32(a: i32, b: i32) -> i32 {
 fn op_bitwise_and_i32(a: i32, b: i32) -> i32 { return a & b; }
 fn op_bitwise_or_i32(a: i32, b: i32) -> i32 { return a | b; }
 fn op_bitwise_xor_i32(a: i32, b: i32) -> i32 { return a ^ b; }
+
+// atan2(y, x): atan of the smaller magnitude over the larger (q in [0, 1]), then pi/2
+// minus it where |y| > |x|, pi minus it where x is negative (or -0), and y's sign; zeros
+// and infinities as C's atan2. atan(q) is unary_ops.wgsl's atan_abs_f32 for q <= 1,
+// repeated: binary bodies are compiled without the unary ones.
+fn op_atan2(y: f32, x: f32) -> f32 {
+  if (is_nan_f32(x) || is_nan_f32(y)) { return nan_f32(); }
+  let ax = abs(x);
+  let ay = abs(y);
+  let swap = ay > ax;
+  var q = select(op_div(ay, ax), op_div(ax, ay), swap);
+  if (ax == ay) { q = select(1.0, 0.0, ax == 0.0); }
+  let mid = q > 0.41421356237309503;
+  let t = select(q, (q - 1.0) / (q + 1.0), mid);
+  let z = t * t;
+  let p = (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z
+      - 3.33329491539e-1) * z * t + t;
+  var a = select(p, 0.7853981852531433 + (p - 2.1855695000931215e-8), mid);
+  a = select(a, (1.5707963705062866 - a) - 4.371139000186243e-8, swap);
+  a = select(a, (3.1415927410125732 - a) - 8.742278000372485e-8,
+             (bitcast<u32>(x) & 0x80000000u) != 0u);
+  return copysign_f32(a, y);
+}
+
+// x itself where x is 0 (TensorFlow's keep -0), even for a NaN or zero y; log(y) is the
+// prelude's log_f32 (accurate near 1), with its edges given here.
+fn op_xlogy(x: f32, y: f32) -> f32 {
+  if (x == 0.0 && !is_nan_f32(x)) { return x; }
+  var l = select(log_f32(y), nan_f32(), !(y > 0.0) | is_nan_f32(y));
+  l = select(select(l, -inf_f32(), y == 0.0), y, is_inf_f32(y) & (y > 0.0));
+  return x * l;
+}
+
+fn op_xdivy(x: f32, y: f32) -> f32 {
+  if (x == 0.0 && !is_nan_f32(x)) { return x; }
+  return op_div(x, y);
+}
+
+// 0 where y is 0, even for an infinite or NaN x.
+fn op_multiply_no_nan(x: f32, y: f32) -> f32 {
+  return select(x * y, 0.0, y == 0.0 && !is_nan_f32(y));
+}

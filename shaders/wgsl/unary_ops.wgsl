@@ -65,6 +65,21 @@ fn expm1_f32(x: f32) -> f32 {
   return op_exp(x) - 1.0;
 }
 
+// e^x to about 1 ulp for sinh, cosh and softplus (the builtin exp is 16 ulp off at 44.7
+// on lavapipe): x = k ln2 + r with ln2 in two parts (k * hi is exact), a degree-8 Taylor
+// polynomial on |r| <= 0.35, and 2^k as two normal factors (0 below -104, inf above 89).
+fn exp_f32(x: f32) -> f32 {
+  let c = clamp(x, -104.0, 89.0);
+  let k = floor(c * 1.4426950408889634 + 0.5);
+  let r = (c - k * 0.693145751953125) - k * 1.4286068202862268e-06;
+  let p = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0
+      + r * (1.0 / 720.0 + r * (1.0 / 5040.0 + r * (1.0 / 40320.0))))))));
+  let k1 = i32(k) >> 1u;
+  let k2 = i32(k) - k1;
+  let e = p * bitcast<f32>(u32(k1 + 127) << 23u) * bitcast<f32>(u32(k2 + 127) << 23u);
+  return select(select(e, 0.0, x < -104.0), x, is_nan_f32(x));
+}
+
 // tanh, branch-free as GLSL's (shaders/glsl/unary_ops.glsl), with a polynomial S below
 // 0.625 (scripts/fit_tanh.py) and the builtin exp above (1 - 2 / (e^2|x| + 1), |x| capped
 // at 10 where tanh is 1 in float32). Within 2 ulp; tanh(-0) = -0.
@@ -104,8 +119,8 @@ fn op_is_nan(x: f32) -> bool { return is_nan_f32(x); }
 fn op_is_finite(x: f32) -> bool { return is_finite_f32(x); }
 fn op_logical_not(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0u; }
 
-// sin and cos with Cody-Waite reduction by pi/4 (pi/4 split in three parts so
-// y * part is exact) and minimax polynomials on [-pi/4, pi/4]: the builtins
+// sin and cos with Cody-Waite reduction by pi/4 (pi/4 split in four parts, the first
+// three so y * part is exact: tan near its poles needs the fourth) and minimax polynomials on [-pi/4, pi/4]: the builtins
 // only promise an absolute error of 2^-11 on [-pi, pi].
 fn sin_poly(r: f32, z: f32) -> f32 {
   return ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * r + r;
@@ -146,22 +161,29 @@ fn octant_large_f32(ax: f32) -> vec2<f32> {
   let p1 = mul_wide_u32(m, win[1]);
   let r1 = p1.y + p2.x;
   let r0 = win[0] * m + p1.x + select(0u, 1u, r1 < p1.y);
-  // r0's top two bits are the quadrant; the rest, then r1, the fraction.
-  var f = f32(r0 & 0x3fffffffu) * 9.313225746154785e-10 + f32(r1) * 2.168404344971009e-19;
+  // r0's top two bits are the quadrant; the rest, then r1, the fraction: from 1/2 on,
+  // 1 - it is taken in integers (in floats, the rounding of f cost tan(5.4e7) 2e-3).
   var q = r0 >> 30u;
-  if (f >= 0.5) {
-    f = f - 1.0;
+  var hi = r0 & 0x3fffffffu;
+  var lo = r1;
+  let up = hi >= 0x20000000u;
+  if (up) {
+    lo = ~r1 + 1u;
+    hi = (~hi & 0x3fffffffu) + select(0u, 1u, r1 == 0u);
     q = q + 1u;
   }
-  return vec2<f32>(f32(2u * (q & 3u)), f * 1.5707963267948966);
+  let f = f32(hi) * 9.313225746154785e-10 + f32(lo) * 2.168404344971009e-19;
+  return vec2<f32>(f32(2u * (q & 3u)), select(f, -f, up) * 1.5707963267948966);
 }
 
-// The octant of |x| rounded up to even, and the reduced argument.
+// The octant of |x| rounded up to even, and the reduced argument: y times the parts of
+// pi/4 is exact while y < 2^13 (the second part has 11 bits), so up to 6000.
 fn octant_f32(ax: f32) -> vec2<f32> {
-  if (ax > 16384.0) { return octant_large_f32(ax); }
+  if (ax > 6000.0) { return octant_large_f32(ax); }
   let q = floor(ax * 1.27323954473516);
   let y = q + (q - 2.0 * floor(q * 0.5));
-  let r = ((ax - y * 0.78515625) - y * 2.4187564849853515625e-4) - y * 3.77489497744594108e-8;
+  let r = (((ax - y * 0.78515625) - y * 2.4187564849853515625e-4) - y * 3.7747668102383614e-8)
+      - y * 1.2816720341285448e-12;
   return vec2<f32>(y - 8.0 * floor(y * 0.125), r);
 }
 
@@ -184,14 +206,21 @@ fn cos_f32(x: f32) -> f32 {
   return s * select(cos_poly(z), sin_poly(o.y, z), j == 2u);
 }
 
-// log(1 + x) without losing x's low bits: log(u) * x / (u - 1) with u = 1 + x
-// corrects for the rounding of u (exact when u == 1).
+// log(1 + x) = 2 atanh(f), f = x / (2 + x), by log_f32's series (prelude.wgsl) where
+// |f| <= 0.172 (1 + x in [sqrt(1/2), sqrt(2)]): no cancellation to guard. The former
+// log(u) x / (u - 1) with u = 1 + x needed u - 1 exact, and lavapipe folds (1 + x) - 1
+// to x (log1p(6e-8) read 1.2e-7). Outside that range 1 + x rounds harmlessly, or not at
+// all, and log_f32 is accurate where the builtin log is not promised to be.
 fn op_log1p(x: f32) -> f32 {
   if (is_nan_f32(x) || x < -1.0) { return nan_f32(); }
-  if (is_inf_f32(x)) { return x; }
-  let u = 1.0 + x;
-  if (u == 1.0) { return x; }
-  return op_log(u) * (x / (u - 1.0));
+  // x itself below 2^-25 (within a quarter ulp), where x / 2 could be a flushed denormal
+  if (is_inf_f32(x) || abs(x) < 2.9802322e-8) { return x; }
+  if (x > -0.29289321881345254 && x < 0.41421356237309503) {
+    let f = x / (2.0 + x);
+    return log_series_f32(f);
+  }
+  if (x == -1.0) { return -inf_f32(); }
+  return log_f32(1.0 + x);
 }
 
 fn op_expm1(x: f32) -> f32 {
@@ -200,10 +229,11 @@ fn op_expm1(x: f32) -> f32 {
   return expm1_f32(x);
 }
 
-// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0.
+// log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0. exp_f32, not the
+// builtin, whose error reached 57 ulp at -75 (SwiftShader).
 fn op_softplus(x: f32) -> f32 {
   if (is_nan_f32(x)) { return x; }
-  let z = op_log1p(op_exp(-abs(x)));
+  let z = op_log1p(exp_f32(-abs(x)));
   return select(z, x + z, x > 0.0);
 }
 
@@ -256,4 +286,162 @@ fn op_erfc(x: f32) -> f32 {
   let h = bitcast<f32>(bitcast<u32>(x) & 0xfffff000u);
   let e = op_exp(-h * h) * op_exp(-(x - h) * (x + h));
   return e * 0.5641895835477563 / (x + t);
+}
+
+// -- trigonometric and hyperbolic functions: float32 to a few ulp on every input, with
+// the edges (NaN, infinities, signed zeros, out-of-domain inputs) given explicitly. As
+// GLSL's (shaders/glsl/unary_ops.glsl), on the reductions and polynomials above.
+
+// tan: sin(r) / cos(r) of |x| reduced by pi/4 (octant_f32), -cos(r) / sin(r) in odd
+// quadrants; x's sign.
+fn op_tan(x: f32) -> f32 {
+  if (!is_finite_f32(x)) { return nan_f32(); }
+  let o = octant_f32(abs(x));
+  let z = o.y * o.y;
+  let s = sin_poly(o.y, z);
+  let c = cos_poly(z);
+  let t = select(s / c, -c / s, (u32(o.x) & 2u) != 0u);
+  return select(select(t, -t, x < 0.0), x, x == 0.0);
+}
+
+// sinh: its Taylor series below 1, (e^a - e^-a) / 2 up to 88, e^(a/2) e^(a/2) / 2 above
+// (overflowing only where sinh does); x's sign.
+fn op_sinh(x: f32) -> f32 {
+  if (is_nan_f32(x) || x == 0.0) { return x; }
+  let a = abs(x);
+  var r: f32;
+  if (a < 1.0) {
+    let z = a * a;
+    r = a + a * z * (0.16666666666666666 + z * (0.008333333333333333
+        + z * (1.984126984126984e-4 + z * (2.7557319223985893e-6
+        + z * (2.505210838544172e-8 + z * 1.6059043836821613e-10)))));
+  } else if (a < 88.0) {
+    let e = exp_f32(a);
+    r = 0.5 * e - 0.5 / e;
+  } else {
+    let h = exp_f32(0.5 * a);
+    r = (0.5 * h) * h;
+  }
+  return copysign_f32(r, x);
+}
+
+// cosh: (e^a + e^-a) / 2, and e^(a/2) e^(a/2) / 2 from 88 on.
+fn op_cosh(x: f32) -> f32 {
+  if (is_nan_f32(x)) { return x; }
+  let a = abs(x);
+  if (a < 88.0) {
+    let e = exp_f32(a);
+    return 0.5 * e + 0.5 / e;
+  }
+  let h = exp_f32(0.5 * a);
+  return (0.5 * h) * h;
+}
+
+// asin of s in [0, 0.5], z = s * s: s + s z P(z) (Cephes' asinf coefficients).
+fn asin_poly_f32(s: f32, z: f32) -> f32 {
+  let p = (((4.2163199048e-2 * z + 2.4181311049e-2) * z + 4.5470025998e-2) * z
+      + 7.4953002686e-2) * z + 1.6666752422e-1;
+  return s + s * z * p;
+}
+
+// asin(a) = pi/2 - 2 asin(sqrt((1 - a) / 2)) above 0.5 (1 - a is exact there), pi/2 in
+// two parts; NaN outside [-1, 1].
+fn op_asin(x: f32) -> f32 {
+  let a = abs(x);
+  if (is_nan_f32(x) || a > 1.0) { return nan_f32(); }
+  if (x == 0.0) { return x; }
+  if (a <= 0.5) { return copysign_f32(asin_poly_f32(a, a * a), x); }
+  let z = 0.5 * (1.0 - a);
+  let p = asin_poly_f32(sqrt(z), z);
+  return copysign_f32((1.5707963705062866 - 2.0 * p) - 4.371139000186243e-8, x);
+}
+
+// acos: 2 asin(sqrt((1 - x) / 2)) above 0.5, pi minus that below -0.5, pi/2 - asin(x)
+// between (pi and pi/2 in two parts).
+fn op_acos(x: f32) -> f32 {
+  let a = abs(x);
+  if (is_nan_f32(x) || a > 1.0) { return nan_f32(); }
+  if (a <= 0.5) {
+    return (1.5707963705062866 - copysign_f32(asin_poly_f32(a, a * a), x))
+        - 4.371139000186243e-8;
+  }
+  let z = 0.5 * (1.0 - a);
+  let p = asin_poly_f32(sqrt(z), z);
+  return select((3.1415927410125732 - 2.0 * p) - 8.742278000372485e-8, 2.0 * p, x > 0.0);
+}
+
+// atan of a >= 0: t + t z P(z), z = t * t (Cephes' atanf coefficients) for t = a up to
+// tan(pi/8), t = (a - 1) / (a + 1) plus pi/4 up to tan(3pi/8), t = -1 / a plus pi/2
+// above (pi/4 and pi/2 in two parts); a = inf gives pi/2.
+fn atan_abs_f32(a: f32) -> f32 {
+  let far = a > 2.414213562373095;
+  let mid = a > 0.41421356237309503;
+  let t = select(select(a, (a - 1.0) / (a + 1.0), mid), -1.0 / a, far);
+  let z = t * t;
+  let p = (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z
+      - 3.33329491539e-1) * z * t + t;
+  let base = select(0.7853981852531433, 1.5707963705062866, far);
+  let lo = select(-2.1855695000931215e-8, -4.371139000186243e-8, far);
+  return select(p, base + (p + lo), mid);
+}
+
+fn op_atan(x: f32) -> f32 {
+  if (is_nan_f32(x) || x == 0.0) { return x; }
+  return copysign_f32(atan_abs_f32(abs(x)), x);
+}
+
+// asinh(a): log1p(a + a^2 / (1 + sqrt(1 + a^2))) below 2 (exact near 0),
+// log(2a + 1 / (sqrt(a^2 + 1) + a)) up to 2^12, log(a) + log(2) above, where a^2 + 1
+// rounds to a^2 (and later overflows).
+fn op_asinh(x: f32) -> f32 {
+  if (!is_finite_f32(x) || x == 0.0) { return x; }
+  let a = abs(x);
+  var r: f32;
+  if (a < 2.0) {
+    let z = a * a;
+    r = op_log1p(a + z / (1.0 + sqrt(z + 1.0)));
+  } else if (a < 4096.0) {
+    r = log_f32(2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a));
+  } else {
+    r = log_f32(a) + 0.6931471805599453;
+  }
+  return copysign_f32(r, x);
+}
+
+// acosh: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact) below 2,
+// log(2x - 1 / (x + sqrt(x^2 - 1))) up to 2^12, log(x) + log(2) above; NaN below 1.
+fn op_acosh(x: f32) -> f32 {
+  if (is_nan_f32(x) || x < 1.0) { return nan_f32(); }
+  if (is_inf_f32(x)) { return x; }
+  if (x < 2.0) {
+    let t = x - 1.0;
+    return op_log1p(t + sqrt(2.0 * t + t * t));
+  }
+  if (x < 4096.0) { return log_f32(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0))); }
+  return log_f32(x) + 0.6931471805599453;
+}
+
+// atanh(a) = log1p(2a + 2a^2 / (1 - a)) / 2 below 0.5, log1p(2a / (1 - a)) / 2 above
+// (1 - a is exact there); +-inf at +-1, NaN beyond.
+fn op_atanh(x: f32) -> f32 {
+  let a = abs(x);
+  if (is_nan_f32(x) || a > 1.0) { return nan_f32(); }
+  if (a == 1.0) { return copysign_f32(inf_f32(), x); }
+  let t = a + a;
+  let d = 1.0 - a;
+  let r = 0.5 * op_log1p(select(t / d, t + t * a / d, a < 0.5));
+  return copysign_f32(r, x);
+}
+
+fn op_log_sigmoid(x: f32) -> f32 { return -op_softplus(-x); }
+
+fn op_reciprocal_no_nan(x: f32) -> f32 {
+  if (x == 0.0) { return 0.0; }
+  return 1.0 / x;
+}
+
+// WGSL's round() takes halves to even; -0.4 gives -0, as C's rint.
+fn op_rint(x: f32) -> f32 {
+  if (!is_finite_f32(x)) { return x; }
+  return copysign_f32(round(x), x);
 }

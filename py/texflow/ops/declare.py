@@ -5,6 +5,8 @@ GLSL and WGSL kernels, fusion's bodies and the exports are generated from that.
 docs/ADDING_AN_OP.md walks through adding one.
 """
 
+import inspect
+
 from .. import dtypes
 from ..backends.base import Elementwise, elementwise_kernels
 from ..dtypes import bool_, float32, int32
@@ -158,13 +160,16 @@ def unary(name, kind, doc, grad=None, *, numpy, allowed=None, rule=None, exports
     return _public(fn, op, exports)
 
 
-def binary(name, kind, doc, grad=None, *, numpy, rule=None, exports=(), glsl=None,
-           wgsl=None):
+def binary(name, kind, doc, grad=None, *, numpy, allowed=None, rule=None, exports=(),
+           glsl=None, wgsl=None, params=("x", "y")):
     """Declares binary elementwise op `name` (numpy broadcasting) and returns its public
     function. As `unary`, with kind "arith" (the wider dtype), "float" (float32
     result) or "cmp" (bool result); `grad(dy, a, b, y)` gives both inputs' gradients
-    at the broadcast shape (reduced to each input's shape here)."""
-    op = _declare(name, kind, 2, rule or _BINARY_RULES[kind](name),
+    at the broadcast shape (reduced to each input's shape here). `allowed`: the dtypes
+    TensorFlow's kernel takes for both operands (a Python number beside a tensor takes
+    the tensor's). `params`: TensorFlow's parameter names (tf.math.atan2(y, x))."""
+    rule = rule or _BINARY_RULES[kind](name)
+    op = _declare(name, kind, 2, _operands_of(name, allowed, rule) if allowed else rule,
                   grad and (lambda dy, inputs, y, attrs:
                             reduce_to_inputs(grad(dy, *inputs, y), inputs)),
                   numpy, glsl, wgsl)
@@ -173,10 +178,37 @@ def binary(name, kind, doc, grad=None, *, numpy, rule=None, exports=(), glsl=Non
         if not isinstance(x, NDArray) and not isinstance(y, NDArray):
             x = from_numpy(to_numpy(x))
         return run_op(op, (x, y))
+    if params != ("x", "y"):
+        fn = _renamed(fn, params)
     fn.__doc__ = (f"{doc}, elementwise with numpy broadcasting.\n\n    Args:\n"
                   "        x, y: NDArrays, numbers, lists or numpy arrays.\n\n"
                   f"    >>> tf.{name}(tf.array([1.0, 2.0]), 2.0).shape\n    TensorShape([2])\n")
     return _public(fn, op, exports)
+
+
+def _operands_of(name, allowed, rule):
+    """`rule`, after checking that each tensor operand has one of the `allowed` dtypes."""
+    def infer(inputs, attrs):
+        for i, x in enumerate(inputs):
+            if isinstance(x, NDArray) and x.dtype not in allowed:
+                raise InvalidArgumentError(
+                    f"{name}: input {i} must be a {' or '.join(allowed)} tensor, received "
+                    f"{x.dtype} (shape {list(x.shape)})")
+        return rule(inputs, attrs)
+    return infer
+
+
+def _renamed(fn, params):
+    """`fn(x, y, name=None)` under the parameter names `params` (positions unchanged)."""
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    sig = inspect.Signature([inspect.Parameter(p, kind) for p in params] +
+                            [inspect.Parameter("name", kind, default=None)])
+
+    def renamed(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)  # TypeError for a missing or unknown argument
+        return fn(*(bound.arguments[p] for p in params))
+    renamed.__signature__ = sig
+    return renamed
 
 
 def _declare(name, kind, arity, rule, grad, numpy, glsl, wgsl):

@@ -98,6 +98,44 @@ erf = unary("erf", "float", "The error function of x",
 erfc = unary("erfc", "float", "1 - erf(x), accurate where erf(x) is near 1",
              lambda dy, x, y: mul(dy, mul(exp(neg(square(x))), -1.1283791670955126)),
              numpy=npk.erfc, allowed=FLOAT, exports=(_MATH,))
+# Trigonometric and hyperbolic functions, float tensors only as in TensorFlow; gradients
+# are TensorFlow's formulas (tan's is sec(x)^2 from cos(x), asinh's 1 / cosh(y), ...).
+tan = unary("tan", "float", "The tangent of x",
+            lambda dy, x, y: mul(dy, square(div(1.0, cos(x)))), numpy=npk.tan,
+            allowed=FLOAT, exports=(_TF, _MATH))
+sinh = unary("sinh", "float", "The hyperbolic sine of x",
+             lambda dy, x, y: mul(dy, cosh(x)), numpy=npk.sinh, allowed=FLOAT,
+             exports=(_TF, _MATH))
+cosh = unary("cosh", "float", "The hyperbolic cosine of x",
+             lambda dy, x, y: mul(dy, sinh(x)), numpy=npk.cosh, allowed=FLOAT,
+             exports=(_TF, _MATH))
+asin = unary("asin", "float", "The arcsine of x (NaN outside [-1, 1])",
+             lambda dy, x, y: mul(dy, div(1.0, sqrt(sub(1.0, square(x))))), numpy=npk.asin,
+             allowed=FLOAT, exports=(_TF, _MATH))
+acos = unary("acos", "float", "The arccosine of x (NaN outside [-1, 1])",
+             lambda dy, x, y: neg(mul(dy, div(1.0, sqrt(sub(1.0, square(x)))))),
+             numpy=npk.acos, allowed=FLOAT, exports=(_TF, _MATH))
+atan = unary("atan", "float", "The arctangent of x",
+             lambda dy, x, y: mul(dy, div(1.0, add(1.0, square(x)))), numpy=npk.atan,
+             allowed=FLOAT, exports=(_TF, _MATH))
+asinh = unary("asinh", "float", "The inverse hyperbolic sine of x",
+              lambda dy, x, y: div(dy, cosh(y)), numpy=npk.asinh, allowed=FLOAT,
+              exports=(_TF, _MATH))
+acosh = unary("acosh", "float", "The inverse hyperbolic cosine of x (NaN below 1)",
+              lambda dy, x, y: div(dy, sinh(y)), numpy=npk.acosh, allowed=FLOAT,
+              exports=(_TF, _MATH))
+atanh = unary("atanh", "float", "The inverse hyperbolic tangent of x (+-inf at +-1)",
+              lambda dy, x, y: mul(dy, div(1.0, sub(1.0, square(x)))), numpy=npk.atanh,
+              allowed=FLOAT, exports=(_TF, _MATH))
+log_sigmoid = unary("log_sigmoid", "float", "log(1 / (1 + exp(-x))), that is -softplus(-x)",
+                    lambda dy, x, y: mul(dy, sigmoid(neg(x))), numpy=npk.log_sigmoid,
+                    allowed=FLOAT, exports=(_MATH,))
+# TensorFlow's gradient is div_no_nan(div_no_nan(-1, x), x): -y^2, 0 where x is 0
+reciprocal_no_nan = unary("reciprocal_no_nan", "float", "1 / x, and 0 where x is 0",
+                          lambda dy, x, y: mul(dy, neg(square(y))),
+                          numpy=npk.reciprocal_no_nan, allowed=FLOAT, exports=(_MATH,))
+rint = unary("rint", "float", "x rounded to the nearest integer, halves to the even one",
+             _no_gradient, numpy=np.rint, allowed=FLOAT, exports=(_MATH,))
 is_nan = unary("is_nan", "pred", "True where x is NaN", numpy=np.isnan, exports=_ALL)
 is_finite = unary("is_finite", "pred", "True where x is neither infinite nor NaN",
                   numpy=np.isfinite, exports=_ALL)
@@ -140,6 +178,22 @@ bitwise_or = binary("bitwise_or", "arith", "The bits set in a or b", numpy=np.bi
 bitwise_xor = binary("bitwise_xor", "arith", "The bits set in one of a, b",
                      numpy=np.bitwise_xor, rule=ints_only("bitwise_xor"),
                      exports=(_MATH, "bitwise"))
+# Float tensors only, as TensorFlow's; the gradients follow TensorFlow's conventions where
+# x or y is 0 (xlogy's: xlogy(x != 0, y) and xdivy(x, y); multiply_no_nan's use itself).
+atan2 = binary("atan2", "float", "The angle of the point (x, y), in [-pi, pi]",
+               lambda dy, a, b, y: _atan2_grad(dy, a, b), numpy=npk.atan2, allowed=FLOAT,
+               exports=(_TF, _MATH), params=("y", "x"))
+xlogy = binary("xlogy", "float", "x * log(y), and 0 where x is 0",
+               lambda dy, a, b, y: (mul(xlogy(_nonzero(a), b), dy), mul(xdivy(a, b), dy)),
+               numpy=npk.xlogy, allowed=FLOAT, exports=(_MATH,))
+xdivy = binary("xdivy", "float", "x / y, and 0 where x is 0",
+               lambda dy, a, b, y: (mul(xdivy(_nonzero(a), b), dy),
+                                    mul(xdivy(neg(a), square(b)), dy)),
+               numpy=npk.xdivy, allowed=FLOAT, exports=(_MATH,))
+multiply_no_nan = binary("multiply_no_nan", "float", "x * y, and 0 where y is 0 (even for "
+                         "an infinite or NaN x)",
+                         lambda dy, a, b, y: (multiply_no_nan(dy, b), multiply_no_nan(a, dy)),
+                         numpy=npk.multiply_no_nan, allowed=FLOAT, exports=(_MATH,))
 # no gradient for floordiv, as in TensorFlow; both check int divisors first (below)
 _floordiv = binary("floordiv", "arith", "a // b", numpy=npk.floordiv)
 _floormod = binary("floormod", "arith", "floormod",
@@ -278,6 +332,16 @@ def _pow_grad(dy, a, b, y):
     db = mul(dy, mul(y, where(greater(a, 0), log(where(greater(a, 0), a, 1.0)), 0.0))) \
         if isinstance(b, NDArray) else None
     return da, db
+
+
+def _atan2_grad(dy, y, x):
+    """TensorFlow's: dy / (x^2 + y^2) times (x, -y); NaN at the origin."""
+    scale = div(dy, add(square(x), square(y)))
+    return mul(x, scale), neg(mul(y, scale))
+
+
+def _nonzero(x):
+    return cast(not_equal(x, 0.0), float32) if isinstance(x, NDArray) else float(x != 0)
 
 
 def _select_grad(dy, mask):
