@@ -239,8 +239,8 @@ class Tracer:
         if self._paused or threading.get_ident() != self.thread:
             return
         state = getattr(x, "_traced_as_state", False)
-        if not state and not self.is_traced(x):
-            return
+        if not state and (not self.is_traced(x) or self.slots[id(x)] in self.constant):
+            return  # not traced, or the same at every call (`known_value`): tf.shape(x)[0]
         kind = "a Variable's value" if state else "a traced tensor"
         if what == "bool":
             raise OperatorNotAllowedInGraphError(
