@@ -264,3 +264,22 @@ def test_dropout_is_seeded_and_scaled():
     assert 0.5 < kept.size / a.size < 0.9
     b = tf.dropout(x, 0.3, seed=11).numpy()
     assert not np.array_equal(a, b), "successive calls draw new masks"
+
+
+@each_backend
+def test_pools_with_an_empty_output_have_zero_gradients():
+    # a 3x3 VALID window on a 2x2 image: no window fits (TensorFlow: an empty output and
+    # a zero gradient); numpy's window slices once wrapped to the far end and raised
+    x = tf.constant(np.arange(40, dtype=np.float32).reshape(2, 2, 2, 5))
+    for pool in (tf.nn.max_pool2d, tf.nn.avg_pool2d):
+        def loss(v, pool=pool):
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                y = pool(v, 3, 2, "VALID")
+                total = tf.reduce_sum(y)
+            return y, tape.gradient(total, v)
+        for run in (loss, tf.function(loss)):
+            for _ in range(2):  # a tf.function's trace, then its replay
+                y, dx = run(x)
+                assert y.shape == (2, 0, 0, 5)
+                np.testing.assert_array_equal(dx.numpy(), np.zeros((2, 2, 2, 5)))

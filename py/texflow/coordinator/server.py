@@ -108,6 +108,7 @@ class Coordinator:
             write_limit=WRITE_LIMIT, ping_interval=None, close_timeout=1.0,
             server_header=None,  # heartbeats: liveness.watch
             create_connection=FastServerConnection)
+        self.requested_port = self.port  # 0: shards take ports the system picks too
         self.port = self._server.sockets[0].getsockname()[1]
         await self.shard_links.start()
         self._tasks.append(asyncio.create_task(self._stats_loop()))

@@ -49,7 +49,9 @@ class ShardLinks:
         for index in range(1, self.count):
             args = [sys.executable, "-m", "texflow.coordinator.shard", "--index", str(index),
                     "--control", c.url, "--host", c.host,
-                    "--port", str(c.port + index if c.port else 0),
+                    # a port asked for: the next ones; port 0: any free port (the
+                    # neighbours of the one the system gave may be taken)
+                    "--port", str(c.port + index if c.requested_port else 0),
                     "--max-frame", str(c.max_frame), "--max-bytes", str(c.max_bytes),
                     "--heartbeat", str(c.heartbeat),
                     "--heartbeat-timeout", str(c.heartbeat_timeout)]

@@ -63,8 +63,10 @@ def _columns(x, window, strides, dilations, pads):
 def _window(ky, kx, out_hw, strides, dilations):
     """The slices of the padded input that window offset (ky, kx) reads."""
     (oh, ow), (sh, sw), (dh, dw) = out_hw, strides, dilations
-    return (slice(None), slice(ky * dh, ky * dh + sh * (oh - 1) + 1, sh),
-            slice(kx * dw, kx * dw + sw * (ow - 1) + 1, sw), slice(None))
+    # (an empty output reads nothing: its end must not fall below the start, where
+    # Python's negative indices would count from the far end)
+    return (slice(None), slice(ky * dh, ky * dh + max(sh * (oh - 1) + 1, 0), sh),
+            slice(kx * dw, kx * dw + max(sw * (ow - 1) + 1, 0), sw), slice(None))
 
 
 def _unpad(xp, pads, shape):
