@@ -56,6 +56,7 @@ from .config import device  # noqa: E402
 from .debugging import (assert_equal, assert_greater, assert_less, assert_rank,  # noqa: E402
                         check_numerics)
 from .printing import print  # noqa: E402,A001
+from .script_ops import numpy_function, py_function  # noqa: E402
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 

@@ -1,6 +1,7 @@
 """TensorFlow-differential snippets for tf.map_fn, tf.scan, tf.foldl and tf.foldr: nested
 elems, fn_output_signature, empty leading dimensions, TensorArray errors, gradients, and
-each inside tf.function (texflow unrolls the loop at trace time).
+each inside tf.function (texflow unrolls the loop at trace time); tf.py_function and
+tf.numpy_function eagerly and inside tf.function (host code at every call).
 `id: source` or `id: (source, options)`; the id's part before '/' is its test group.
 After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py functional`.
 """
@@ -120,4 +121,58 @@ SNIPPETS = {
                        {"match": ["negative indices (index -1)"]}),
     "fold_traced/values_and_grads": "body = lambda v: (tf.foldl(lambda a, r: a * r, v), "
                                     "tf.foldr(lambda a, r: a * 0.5 + r * r, v))\n" + _BOTH,
+    # -- py_function / numpy_function ------------------------------------------------------
+    "py_function/single": _X + "tf.py_function(lambda a: a * 2, [x], tf.float32)",
+    "py_function/list": _X + "tf.py_function(lambda a, b: [a * b, a], [x, x + 1], "
+                             "[tf.float32, tf.float32])",
+    "py_function/tuple_tout": _X + "tf.py_function(lambda a: (a, -a), [x], "
+                                   "(tf.float32, tf.float32))",
+    "py_function/one_in_list": _X + "tf.py_function(lambda a: a, [x], [tf.float32])",
+    "py_function/more_than_tout": _X + "tf.py_function(lambda a: [a, a], [x], [tf.float32])",
+    "py_function/python_result": _X + "tf.py_function(lambda a: 3, [x], tf.float32)",
+    "py_function/none_empty": _X + "tf.py_function(lambda a: None, [x], [])",
+    "py_function/keywords": _X + "tf.py_function(func=lambda a: a + 1, inp=[x], Tout=tf.float32)",
+    "py_function/gradient": _X + """
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = tf.py_function(lambda a: a * a, [x], tf.float32)
+t.gradient(y, x)
+""",
+    "py_function/err_count": (_X + "tf.py_function(lambda a: a, [x], [tf.float32, tf.float32])",
+                              {"match": ["returns 1 values, but expects to see 2 values"]}),
+    "py_function/err_dtype": (_X + "tf.py_function(lambda a: tf.cast(a, tf.int32), [x], "
+                                   "tf.float32)",
+                              {"match": ["requested dtype float32 for Tensor with dtype int32"]}),
+    "py_function/err_raise": (_X + "tf.py_function(lambda a: 1 / 0, [x], tf.float32)",
+                              {"match": ["ZeroDivisionError: division by zero"]}),
+    "py_function/err_no_tout": (_X + "tf.py_function(lambda a: a, [x])",
+                                {"match": ["Missing required argument: 'Tout'"]}),
+    "py_function_traced/every_call": _X + """
+calls = []
+def host(a):
+    calls.append(1)
+    return a * float(len(calls))
+f = tf.function(lambda v: tf.py_function(host, [v * 2], tf.float32) + 1)
+(f(x), f(x), f(x + 1), len(calls))
+""",
+    "py_function_traced/numpy_every_call": _X + """
+calls = []
+def host(a, b):
+    calls.append(1)
+    return (a * b + len(calls)).astype(np.float32), np.int32(a.shape[0])
+f = tf.function(lambda v: tf.numpy_function(host, [v, v - 1], [tf.float32, tf.int32]))
+(f(x), f(x), f(x * 3), len(calls))
+""",
+    "py_function_traced/err_dtype": (_X + "f = tf.function(lambda v: tf.py_function(lambda a: "
+                                          "tf.cast(a, tf.int32), [v], tf.float32))\nf(x)",
+                                     {"match": ["requested dtype float32"]}),
+    "numpy_function/single": _X + "tf.numpy_function(lambda a: a * 2, [x], tf.float32)",
+    "numpy_function/pair": _X + "tf.numpy_function(lambda a, b: (a + b, a.sum()), [x, x], "
+                                "(tf.float32, tf.float32))",
+    "numpy_function/python_int": _X + "tf.numpy_function(lambda a: 3, [x], tf.float32)",
+    "numpy_function/none": _X + "tf.numpy_function(lambda a: None, [x], tf.float32)",
+    "numpy_function/receives_numpy": _X + "tf.numpy_function(lambda a: np.float32(isinstance("
+                                          "a, np.ndarray)), [x], tf.float32)",
+    "numpy_function/err_raise": (_X + "tf.numpy_function(lambda a: 1 / 0, [x], tf.float32)",
+                                 {"match": ["division by zero"]}),
 }
