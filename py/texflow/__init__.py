@@ -57,6 +57,9 @@ from .debugging import (assert_equal, assert_greater, assert_less, assert_rank, 
                         check_numerics)
 from .printing import print  # noqa: E402,A001
 from .script_ops import numpy_function, py_function  # noqa: E402
+from .initializers import (constant_initializer, ones_initializer,  # noqa: E402
+                           random_normal_initializer, random_uniform_initializer,
+                           zeros_initializer)
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 
