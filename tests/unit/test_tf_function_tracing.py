@@ -153,3 +153,29 @@ def test_arguments_bind_to_the_signature_with_defaults():
     assert concrete(x).numpy() == 4.0 and concrete(x=x).numpy() == 4.0
     with pytest.raises(TypeError, match="power"):
         f(x, 2, power=3)  # Python's own error
+
+
+def test_a_function_called_inside_another_trace_counts_as_traced():
+    # TensorFlow 2.21 traces an inner tf.function as a function of its own inside the
+    # outer one's trace, once per signature (counts printed by TensorFlow for these calls)
+    @tf.function
+    def inner(x):
+        return x * x
+
+    @tf.function
+    def outer(x):
+        return inner(x) + inner(x * 2) + inner(tf.ones([2]))
+    counts = []
+    outer(tf.constant(3.0))
+    counts.append((inner.experimental_get_tracing_count(),
+                   outer.experimental_get_tracing_count()))
+    for call in (lambda: outer(tf.constant(4.0)), lambda: inner(tf.constant(3.0)),
+                 lambda: inner(tf.constant([3.0, 1.0])),
+                 lambda: inner(tf.constant([3.0, 1.0, 2.0]))):
+        call()
+        counts.append(inner.experimental_get_tracing_count())
+    outer(tf.constant([4.0, 2.0]))
+    counts.append((inner.experimental_get_tracing_count(),
+                   outer.experimental_get_tracing_count()))
+    assert counts == [(2, 1), 2, 2, 2, 3, (3, 2)]
+    np.testing.assert_allclose(inner(tf.constant(3.0)).numpy(), 9.0)

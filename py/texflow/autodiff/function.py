@@ -47,6 +47,7 @@ class Function:
         self._options = options
         self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
+        self._inlined = set()   # signatures counted as traced inside other functions' traces
         self._signature = False  # inspect.Signature of the Python function (None: unknown)
         self._positional = -1    # its number of parameters if all are positional, else -1
         self._defaults = ()      # then: the defaults of its last parameters, in order
@@ -109,6 +110,8 @@ class Function:
         args, kwargs = self._normalized(args, kwargs, instance is not None)
         # Called while another function traces: inlined. Or run eagerly, as configured.
         if trace.active() is not None or RUN_EAGERLY[0]:
+            if not RUN_EAGERLY[0]:
+                self._count_inlined(instance, args, kwargs)
             if instance is not None:
                 args = (instance,) + tuple(args)
             return _as_tensors(self._python_function(*args, **kwargs))
@@ -133,6 +136,15 @@ class Function:
         self._detector.called(self._python_function, concrete is None,
                               quiet=self._input_signature is not None)
         return result
+
+    def _count_inlined(self, instance, args, kwargs):
+        """Called while another function traces, where TensorFlow traces this one as a
+        function of its own (counted once per signature; a later call of that signature
+        does not trace again): texflow inlines it, counting as TensorFlow counts."""
+        key = (id(instance), _canonical(_converted((args, kwargs)), []))
+        if key not in self._inlined and self._lookup(key, instance) is None:
+            self._inlined.add(key)
+            self._tracing_count += 1
 
     def _trace(self, key, tensors, args, kwargs, instance=None, dry=False):
         """Traces the function; `dry`: leaving no effect (get_concrete_function).
@@ -182,7 +194,10 @@ class Function:
         except TypeError:  # not weakly referable: keep it alive with its trace
             owner = (lambda kept: lambda: kept)(instance)
         self._concrete[key] = (owner, concrete)
-        self._tracing_count += 1  # a trace that raised is not counted, as TensorFlow's
+        if key in self._inlined:  # counted when it was first called inside another trace
+            self._inlined.discard(key)
+        else:
+            self._tracing_count += 1  # a trace that raised is not counted, as TensorFlow's
         return concrete, result, tracer
 
     def _lookup(self, key, instance):

@@ -9,6 +9,7 @@ their storage), so a scope that ends inside the recorded code (a composite op,
 a layer) may dispose its arrays: their data lives on until the tape is done.
 """
 
+import contextlib
 import enum
 
 import numpy as np
@@ -57,16 +58,46 @@ class GradientTape:
         # id of an inner tape's view -> (the id it stands for here, the view): see _recorded
         self._aliases = {}
         self._recording = False
+        self._entered = False
         self._used = False
+        self._variables = {}  # id -> the Variables watched or read, in order (watched_variables)
 
     def __enter__(self):
-        self._recording = True
+        self._recording = self._entered = True
         scopes.recorders().append(self._record)
         return self
 
     def __exit__(self, *exc):
         self._stop()
+        self._entered = False
         return False
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Ops run in the block are not recorded (TensorFlow's tape.stop_recording())."""
+        if not self._entered:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        active = scopes.recorders()
+        place = active.index(self._record)
+        self._stop()
+        try:
+            yield
+        finally:
+            if self._entered:
+                self._recording = True
+                scopes.recorders().insert(place, self._record)
+
+    def reset(self):
+        """Forgets everything recorded so far, as a new tape would (TensorFlow's
+        tape.reset()); a recording tape goes on recording."""
+        self.release()
+        self._variables, self._used = {}, False
+
+    def watched_variables(self):
+        """The Variables watched or read while recording, in the order first seen."""
+        return tuple(self._variables.values())
 
     def _stop(self):
         self._recording = False
@@ -81,6 +112,8 @@ class GradientTape:
                 raise TypeError(f"GradientTape.watch needs NDArrays, received "
                                 f"{type(x).__name__}")
             self._watched[id(x)] = x
+            if isinstance(x, Variable):
+                self._variables.setdefault(id(x), x)
 
     def _is_watched(self, x):
         if id(x) in self._watched:
@@ -100,6 +133,9 @@ class GradientTape:
                       for k, x in zip(in_ids, inputs))
         if not any(needs):
             return
+        for x, need in zip(inputs, needs):
+            if need and isinstance(x, Variable):
+                self._variables.setdefault(id(x), x)
         outputs = result if isinstance(result, tuple) else (result,)
         in_views = tuple(self._hold(x) if isinstance(x, NDArray) else x for x in inputs)
         out_ids = tuple(id(o) for o in outputs)
