@@ -48,13 +48,18 @@ from .framework import TensorSpec, executing_eagerly, is_tensor, newaxis  # noqa
 # TensorFlow 2's first-hour names (issue 8): tf.random, tf.function, tf.print, tf.config,
 # tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.
 from . import compat, config, debugging, random  # noqa: E402
-from .autodiff.control_flow import cond, while_loop  # noqa: E402
-from .autodiff.custom_gradient import custom_gradient  # noqa: E402
+from .autodiff.control_flow import Assert, case, cond, switch_case, while_loop  # noqa: E402
+from .autodiff.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
+from .autodiff.custom_gradient import custom_gradient, recompute_grad  # noqa: E402
 from .autodiff.function import function  # noqa: E402
 from .config import device  # noqa: E402
 from .debugging import (assert_equal, assert_greater, assert_less, assert_rank,  # noqa: E402
                         check_numerics)
 from .printing import print  # noqa: E402,A001
+from .script_ops import numpy_function, py_function  # noqa: E402
+from .initializers import (constant_initializer, ones_initializer,  # noqa: E402
+                           random_normal_initializer, random_uniform_initializer,
+                           zeros_initializer)
 from .errors import (DataLossError, InvalidArgumentError, OpError,  # noqa: E402,F401
                      OutOfRangeError)
 

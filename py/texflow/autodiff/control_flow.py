@@ -13,9 +13,13 @@ computed from traced values is unknown until a call runs, so:
   still holds; without it the loop cannot be traced and raises.
 """
 
+import numpy as np
+
 from ..engine import trace
+from ..engine.nest import assert_same_structure, flatten, map_structure
 from ..engine.ndarray import NDArray
-from ..errors import OperatorNotAllowedInGraphError
+from ..errors import InvalidArgumentError, OperatorNotAllowedInGraphError
+from ..ops import creation, movement, reduce
 from ..ops import elementwise as ew
 
 
@@ -103,3 +107,145 @@ def _select(pred, a, b):
             raise ValueError("cond: the branches return dicts with different keys")
         return {k: _select(pred, a[k], b[k]) for k in a}
     return ew.where(pred, a, b)
+
+
+def _branch_structures(outs, what):
+    """TypeError unless every branch returns one structure of one dtypes (TensorFlow's
+    rule for a traced switch_case/case); the outputs as tensors."""
+    outs = [map_structure(_tensor, o) for o in outs]
+    for i, o in enumerate(outs[1:], 1):
+        try:
+            assert_same_structure(outs[0], o)
+            same = all(a.dtype == b.dtype for a, b in zip(flatten(outs[0]), flatten(o)))
+        except (ValueError, TypeError):
+            same = False
+        if not same:
+            raise TypeError(f"branches[0] and branches[{i}] arguments to tf.{what} must have "
+                            "the same number, type, and overall structure of return values.")
+    return outs
+
+
+def _tensor(v):
+    return v if isinstance(v, NDArray) else creation.convert_to_tensor(v)
+
+
+def _select_chain(preds, outs, fallback):
+    """The first `outs[k]` whose `preds[k]` holds, elementwise by tf.where, else `fallback`."""
+    result = fallback
+    for pred, out in zip(preds[::-1], outs[::-1]):
+        result = map_structure(lambda a, b, p=pred: ew.where(p, a, b), out, result)
+    return result
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """`branch_fns[branch_index]()`, or `default()` (else the last branch) when the index is
+    out of range (tf.switch_case). With a traced index, as `cond`: every branch traced and
+    selected with tf.where.
+
+    >>> tf.switch_case(tf.constant(1), [lambda: 1.0, lambda: 2.0])
+    2.0
+    """
+    if not isinstance(branch_index, NDArray):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got "
+                        f"<dtype: '{branch_index.dtype.name}'>")
+    fns = _branches(branch_fns)
+    if default is None:
+        fns, default = fns[:-1], fns[-1]
+    if not _traced_predicate(branch_index):
+        k = int(branch_index.numpy())
+        return fns[k]() if 0 <= k < len(fns) else default()
+    outs = _branch_structures([_pure(f, "switch_case") for f in fns + [default]],
+                              "switch_case")
+    preds = [ew.equal(branch_index, k) for k in range(len(fns))]
+    return _select_chain(preds, outs[:-1], outs[-1])
+
+
+def _branches(branch_fns):
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
+    if isinstance(branch_fns, dict):
+        pairs = list(branch_fns.items())
+    elif all(callable(f) for f in branch_fns):
+        return list(branch_fns)
+    else:
+        pairs = list(branch_fns)
+    for p in pairs:
+        if not isinstance(p, tuple) or len(p) != 2:
+            raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {p}.")
+    keys = sorted(k for k, _ in pairs)
+    if keys != list(range(len(pairs))):
+        found = "{" + ",".join(str(k) for k in keys) + "}"
+        raise ValueError(f"branch indices (keys) must form contiguous range of [0 to "
+                         f"{len(pairs)}) but found {found}")
+    return [f for _, f in sorted(pairs, key=lambda p: p[0])]
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The `fn()` of the first `(pred, fn)` whose pred holds, else `default()` (tf.case).
+    Without a default the last fn is it, and no pred holding raises InvalidArgumentError.
+    With traced predicates, as `cond`: every fn traced and selected with tf.where.
+    `exclusive` is not checked (TensorFlow 2.21 returns the first too).
+
+    >>> tf.case([(tf.constant(False), lambda: 1.0)], default=lambda: 2.0)
+    2.0
+    """
+    pairs = list(pred_fn_pairs.items() if isinstance(pred_fn_pairs, dict) else pred_fn_pairs)
+    if not pairs:
+        raise ValueError("case: pred_fn_pairs needs at least one (pred, fn) pair")
+    for pred, fn in pairs:
+        if not isinstance(pred, NDArray):
+            raise TypeError(f"pred must be a Tensor, got: {pred!r}")
+        if pred.dtype != "bool":
+            raise TypeError(f"pred must be Tensor of type bool: {pred!r}")
+        if not callable(fn):
+            raise TypeError(f"fn for pred {pred!r} must be callable.")
+    preds = [p for p, _ in pairs]
+    if default is None:
+        every = movement.stack(preds)
+        Assert(reduce.reduce_any(every), ["Input error: None of conditions evaluated as True:",
+                                          every], summarize=len(preds))
+        pairs, default = pairs[:-1], pairs[-1][1]
+    if not any(_traced_predicate(p) for p in preds):
+        for pred, fn in pairs:
+            if bool(pred):
+                return fn()
+        return default()
+    outs = _branch_structures([_pure(f, "case") for _, f in pairs] + [_pure(default, "case")],
+                              "case")
+    return _select_chain([p for p, _ in pairs], outs[:-1], outs[-1])
+
+
+def Assert(condition, data, summarize=None, name=None):  # noqa: N802  (TensorFlow's name)
+    """InvalidArgumentError listing `data` unless `condition` holds (tf.Assert); inside
+    tf.function a check at every call, as TensorFlow's Assert op.
+
+    >>> tf.Assert(tf.constant(True), ["never shown"])
+    """
+    if trace.traced():
+        return trace.host_call(_assert, condition, data, summarize)
+    return _assert(condition, data, summarize)
+
+
+def _assert(condition, data, summarize):
+    value = condition.numpy() if isinstance(condition, NDArray) else condition
+    if bool(value):
+        return None
+    items = data if isinstance(data, (list, tuple)) else [data]
+    raise InvalidArgumentError(f"Expected '{condition!s}' to be true. Summarized data: "
+                               + "\n".join(_summarize(d, summarize) for d in items))
+
+
+def _summarize(x, summarize):
+    """TensorFlow's eager summary of one data item: the first `summarize` (3) elements."""
+    if isinstance(x, NDArray):
+        x = x.numpy()
+    elif isinstance(x, str):
+        x = np.bytes_(x.encode())
+    x = np.asarray(x)
+    n = 3 if summarize is None else x.size if summarize < 0 else summarize
+    if x.ndim == 0:
+        return str(x[()]) if n else ""
+    flat = x.reshape(-1)
+    return ", ".join([str(v) for v in flat[:n]] + (["..."] if n < flat.size else []))

@@ -24,6 +24,7 @@ from ..engine import trace
 from ..engine.nest import flatten, pack_as
 from ..engine.ndarray import NDArray
 from ..engine.registry import OpDef
+from ..ops.elementwise import stop_gradient
 from .gradient_tape import GradientTape
 from .variable import Variable
 
@@ -149,3 +150,22 @@ def custom_gradient(f=None):
     if f is None:
         return custom_gradient
     return _CustomGradient(f)
+
+
+def recompute_grad(f):
+    """`f` as TensorFlow's `tf.recompute_grad(f)` returns it: the same values and gradients.
+
+    TensorFlow recomputes f's forward pass in the backward pass to save memory; texflow's
+    GradientTape keeps f's intermediate values as for any function (no memory saved).
+    As in TensorFlow, gradients flow to the positional arguments (and Variables), not to
+    tensors passed by keyword.
+
+    >>> tf.recompute_grad(lambda x: x * x)(tf.constant(3.0))
+    <tf.Tensor: shape=(), dtype=float32, numpy=9.0>
+    """
+    @functools.wraps(f)
+    def inner(*args, **kwargs):
+        kwargs = {k: stop_gradient(v) if isinstance(v, NDArray) else v
+                  for k, v in kwargs.items()}
+        return f(*args, **kwargs)
+    return inner

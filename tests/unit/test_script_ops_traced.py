@@ -1,0 +1,52 @@
+"""tf.py_function and tf.numpy_function inside tf.function: host code at every call whose
+results keep the traced call's shapes and dtypes (texflow's traces have static shapes;
+TensorFlow's results may change shape), and a GradientTape through func's ops raising
+NotImplementedError in a trace (eagerly the tape records them). TensorFlow's own results
+are compared in tests/tfdiff/snippets_functional.py."""
+
+import numpy as np
+import pytest
+
+import texflow as tf
+
+
+def test_replay_with_another_shape_or_dtype_raises():
+    f = tf.function(lambda v: tf.py_function(lambda a: a[:int(a[0])], [v], tf.float32))
+    np.testing.assert_array_equal(f(tf.constant([1.0, 5.0])).numpy(), [1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"shape \[2\].*shape \[1\]"):
+        f(tf.constant([2.0, 5.0]))
+    g = tf.function(lambda v: tf.numpy_function(
+        lambda a: a.astype(np.float32) if a[0] > 0 else a.astype(np.int32), [v], tf.float32))
+    assert g(tf.constant([1.0])).dtype == tf.float32
+    with pytest.raises(tf.errors.InvalidArgumentError, match="is int32, but expects float32"):
+        g(tf.constant([-1.0]))
+
+
+def test_gradient_through_func_inside_a_trace_raises_eagerly_flows():
+    x = tf.constant([1.0, 3.0])
+
+    def step(v):
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            y = tf.py_function(lambda a: a * a, [v], tf.float32)
+        return tape.gradient(y, v)
+    np.testing.assert_array_equal(step(x).numpy(), [2.0, 6.0])
+    with pytest.raises(NotImplementedError, match="GradientTape"):
+        tf.function(step)(x)
+
+
+def test_decorator_form():
+    @tf.py_function(Tout=tf.float32)
+    def double(a):
+        return a * 2
+    np.testing.assert_array_equal(double(tf.constant([1.5])).numpy(), [3.0])
+
+
+def test_map_fn_trace_is_unrolled_and_replays():
+    f = tf.function(lambda v: tf.map_fn(lambda r: tf.reduce_sum(r * r), v))
+    for k in (1.0, 2.0, 3.0):
+        x = np.arange(6, dtype=np.float32).reshape(3, 2) * k
+        np.testing.assert_allclose(f(tf.constant(x)).numpy(), (x * x).sum(1), rtol=1e-6)
+    assert f.experimental_get_tracing_count() == 1
+    f(tf.zeros([4, 2]))  # another length: another trace
+    assert f.experimental_get_tracing_count() == 2
