@@ -74,10 +74,21 @@ def test_scatter_inside_tf_function():
         summed(tf.constant(t), tf.constant(i + 10), tf.constant(u))
 
     @tf.function
-    def by_argument(tensor, indices, updates):
+    def by_argument(tensor, indices, updates):  # compared pairwise on the device
         return tf.tensor_scatter_nd_update(tensor, indices, updates)
-    with raises(tf.errors.OperatorNotAllowedInGraphError, match="tensor_scatter_nd_update"):
-        by_argument(tf.constant(t), tf.constant(i), tf.constant(u))
+    for k in range(3):
+        idx = np.concatenate([i, i[::-1] if k == 1 else i], 0) if k else i
+        ups = np.concatenate([u, u + 1], 0) if k else u
+        got = by_argument(tf.constant(t), tf.constant(idx), tf.constant(ups)).numpy()
+        np.testing.assert_array_equal(got, _oracle("update", t, idx, ups))
+    with raises(tf.errors.InvalidArgumentError, match="does not index into shape"):
+        by_argument(tf.constant(t), tf.constant(i + 10), tf.constant(u))
+
+    @tf.function
+    def extreme(tensor, indices, updates):
+        return tf.tensor_scatter_nd_max(tensor, indices, updates)
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="tensor_scatter_nd_max"):
+        extreme(tf.constant(t), tf.constant(i), tf.constant(u))
 
 
 @each_backend
@@ -134,3 +145,14 @@ def test_scatter_gradients_inside_tf_function():
     for _ in range(2):  # the trace, then a replay
         gv, gu = step()
         assert gv.numpy().tolist() == [2, 1, 1, 5] and gu.numpy().tolist() == [1, 3, 3]
+
+    @tf.function
+    def replaced(indices):  # indices an argument: the pairwise path, TensorFlow's gradient
+        with tf.GradientTape() as tape:
+            y = tf.tensor_scatter_nd_update(v, indices, u)
+            loss = tf.reduce_sum(y * tf.constant([1.0, 2.0, 3.0, 4.0]))
+        return y, tape.gradient(loss, [v, u])
+    for _ in range(2):
+        y, (gv, gu) = replaced(tf.constant([[1], [1], [2]]))
+        assert y.numpy().tolist() == [1, 6, 7, 4]
+        assert gv.numpy().tolist() == [1, 0, 0, 4] and gu.numpy().tolist() == [2, 2, 3]

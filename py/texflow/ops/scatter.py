@@ -13,13 +13,14 @@ on the host, as tf.boolean_mask reads its mask, and gather each position's updat
 import numpy as np
 
 from .. import dtypes
+from ..engine import ndarray, trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import export
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
 from .index_checks import every_call, host_values, values_for_shape
 from .movement import gather, reshape, unsorted_segment_sum
-from .reduce import sum as reduce_sum
+from .reduce import reduce_any, sum as reduce_sum
 
 
 def _shape_str(shape):
@@ -232,6 +233,8 @@ def _in_order(tensor, indices, updates, op, step, grads, policy=""):
     from ..autodiff.custom_gradient import custom_gradient
     ignore = _ignores(policy, op)
     tensor, indices, updates, shape, m = _prepare(tensor, indices, updates, op, ignore)
+    if op == "TensorScatterUpdate" and _traced_unknown(indices):
+        return _update_traced(tensor, indices, updates, shape, m)
     layers, rows = _layers(indices, shape, m, f"tf.{_NAMES[op]}", ignore)
     positions = int(np.prod(shape[:m], dtype=np.int64))
     inner = (1,) * (len(shape) - m)
@@ -254,6 +257,49 @@ def _in_order(tensor, indices, updates, op, step, grads, policy=""):
     def scattered(t, u):
         out = forward(t, u)
         return out, lambda dy: grads(dy, t, u, out, rows, layers, flat_shape, inner)
+    return scattered(tensor, updates)
+
+
+def _traced_unknown(indices):
+    """Whether a tf.function is tracing and `indices` differ between its calls."""
+    return ndarray._read_guard[0] is not None and trace.known_value(indices) is None
+
+
+def _update_traced(tensor, indices, updates, shape, m):
+    """tensor_scatter_nd_update on indices a trace cannot read: an update is kept unless a
+    later one has the same index tuple (an [N, N] comparison), the kept ones summed into
+    their rows. TensorFlow's gradients, as `_update_grads`."""
+    from ..autodiff.custom_gradient import custom_gradient
+    flat, _ = _rows(indices, updates, shape, m, True)
+    n = int(flat.shape[0])
+    positions = int(np.prod(shape[:m], dtype=np.int64))
+    flat_shape = (positions,) + shape[m:]
+    later = from_numpy(np.triu(np.ones((n, n), bool), 1))  # [i, j]: j comes after i
+    same = ew.equal(reshape(flat, (n, 1)), reshape(flat, (1, n)))
+    replaced = reduce_any(ew.logical_and(same, later), axis=1)
+    kept = ew.where(replaced, -1, flat)
+
+    def forward(t, u):
+        total, _ = _summed(kept, reshape(u, (n,) + shape[m:]), shape, m)
+        _, hit = _summed(flat, reshape(u, (n,) + shape[m:]), shape, m)
+        return reshape(ew.where(hit, reshape(total, flat_shape), reshape(t, flat_shape)),
+                       shape), hit
+
+    if not dtypes.as_dtype(tensor.dtype).is_floating:
+        return forward(tensor, updates)[0]
+
+    @custom_gradient
+    def scattered(t, u):
+        out, hit = forward(t, u)
+
+        def grad(dy):
+            flat_dy = reshape(dy, flat_shape)
+            rows = gather(flat_dy, ew.maximum(flat, 0))
+            inside = reshape(ew.greater_equal(flat, 0), (n,) + (1,) * (len(shape) - m))
+            rows = ew.where(inside, rows, ew.cast(0, dy.dtype))
+            return (reshape(ew.where(hit, ew.cast(0, dy.dtype), flat_dy), shape),
+                    reshape(rows, u.shape))
+        return out, grad
     return scattered(tensor, updates)
 
 
@@ -299,7 +345,9 @@ _NAMES = {"TensorScatterUpdate": "tensor_scatter_nd_update",
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """`tensor` with its slices at the index tuples of `indices` replaced by `updates`
     (TensorFlow's tensor_scatter_nd_update). Repeated tuples: the last update wins, as
-    on TensorFlow's CPU (its GPU kernel picks any). The indices are read on the host.
+    on TensorFlow's CPU (its GPU kernel picks any). The indices are read on the host, or,
+    inside tf.function when they change between calls, compared pairwise on the device
+    ([N, N] for N updates).
 
     >>> tf.tensor_scatter_nd_update([0, 0, 0], [[2], [0], [2]], [7, 8, 9]).numpy().tolist()
     [8, 0, 9]
