@@ -7,10 +7,10 @@ every call of the function runs `func` again on that call's values. A trace has 
 shapes, so each result keeps the shape and dtype of the traced call's: a later call whose
 `func` returns another raises InvalidArgumentError naming both (TensorFlow's results may
 change shape from call to call). `get_concrete_function` runs func once, at zeros, to
-learn those shapes (TensorFlow's tracing runs no func). A GradientTape recording `func`'s ops inside a trace
-raises NotImplementedError: the replay runs `func` on the host, out of the trace's
-gradient (TensorFlow records it on an eager tape); compute such gradients eagerly, or
-write the function with traced ops.
+learn those shapes (TensorFlow's tracing runs no func). A GradientTape recording
+`func`'s ops inside a trace raises NotImplementedError: the replay runs `func` on the
+host, out of the trace's gradient (TensorFlow records it on an eager tape); compute such
+gradients eagerly, or write the function with traced ops.
 """
 
 import functools
