@@ -6,10 +6,11 @@ numpy arrays. Inside `tf.function` the call is host code (engine/trace.py `host_
 every call of the function runs `func` again on that call's values. A trace has static
 shapes, so each result keeps the shape and dtype of the traced call's: a later call whose
 `func` returns another raises InvalidArgumentError naming both (TensorFlow's results may
-change shape from call to call). A GradientTape recording `func`'s ops inside a trace
-raises NotImplementedError: the replay runs `func` on the host, out of the trace's
-gradient (TensorFlow records it on an eager tape); compute such gradients eagerly, or
-write the function with traced ops.
+change shape from call to call). `get_concrete_function` runs func once, at zeros, to
+learn those shapes (TensorFlow's tracing runs no func). A GradientTape recording
+`func`'s ops inside a trace raises NotImplementedError: the replay runs `func` on the
+host, out of the trace's gradient (TensorFlow records it on an eager tape); compute such
+gradients eagerly, or write the function with traced ops.
 """
 
 import functools

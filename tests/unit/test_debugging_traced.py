@@ -37,3 +37,14 @@ def test_check_numerics_at_replay():
     with pytest.raises(tf.errors.InvalidArgumentError, match="ratio : Tensor had NaN values"):
         f(tf.constant([0.0, 4.0]))
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_get_concrete_function_checks_nothing_at_zeros():
+    # its dry trace runs at zeros, which assert_positive rejects (it raised there)
+    f = tf.function(lambda v: tf.debugging.assert_positive(v))
+    concrete = f.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    concrete(tf.constant([1.0, 2.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x > 0 did not hold"):
+        concrete(tf.constant([-1.0, 2.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x > 0 did not hold"):
+        f(tf.constant([-1.0, 2.0]))

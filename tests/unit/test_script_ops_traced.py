@@ -50,3 +50,13 @@ def test_map_fn_trace_is_unrolled_and_replays():
     assert f.experimental_get_tracing_count() == 1
     f(tf.zeros([4, 2]))  # another length: another trace
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_assert_checks_nothing_in_get_concrete_function():
+    # get_concrete_function traces at zeros (engine/trace.py dry()): the check belongs to
+    # the calls, as TensorFlow's Assert op runs only when the graph does
+    f = tf.function(lambda v: tf.Assert(tf.reduce_all(v > 0), [v]))
+    f.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    f(tf.constant([1.0, 2.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Summarized data: -1.0, 2.0"):
+        f(tf.constant([-1.0, 2.0]))
