@@ -106,6 +106,18 @@ SNIPPETS = {
     "scan_traced/reverse_nested": "body = lambda v: tf.scan(lambda a, r: (a[0] * 0.5 + r, "
                                   "a[1] + tf.reduce_sum(r * r)), v, initializer=(tf.zeros([2]), "
                                   "tf.constant(1.0)), reverse=True)\n" + _BOTH,
+    "scan_traced/variable_grad": """
+w = tf.Variable([[1., -1.], [0.5, 2.]])
+def step(x):
+    with tf.GradientTape() as t:
+        y = tf.scan(lambda a, r: tf.tanh(tf.matmul(a[None], w)[0] + r), x,
+                    initializer=tf.zeros([2]))
+        loss = tf.reduce_sum(y * y)
+    return loss, t.gradient(loss, w)
+x = tf.constant(np.arange(8, dtype=np.float32).reshape(4, 2) / 8)
+f = tf.function(step)
+(step(x), f(x), f(x * 2))
+""",
     # -- foldl / foldr -----------------------------------------------------------------
     "fold/foldl": _X + "tf.foldl(lambda a, r: a + r, x)",
     "fold/foldl_init": _X + "tf.foldl(lambda a, r: a * 2 + r, x, initializer=tf.ones([2]))",
