@@ -39,6 +39,7 @@ def constant(value, dtype=None, shape=None, name=None):
     >>> tf.constant(7, shape=[2]).tolist()
     [7, 7]
     """
+    _check_python_values(value, dtype)
     data = to_numpy(value, dtype)
     if shape is not None:
         shape = normalize_shape(shape)
@@ -64,7 +65,25 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         hint = dtypes.device_dtype(dtype_hint)
         if hint == dtypes.float32 and data.dtype == np.int32:
             dtype = hint
+    _check_python_values(value, dtype)
     return array(value, dtype)
+
+
+def _check_python_values(value, dtype):
+    """TypeError, as TensorFlow's, where Python numbers would change kind to fit `dtype`:
+    floats (even 2.0) to an integer or bool dtype, ints to bool. numpy data converts."""
+    if dtype is None or isinstance(value, (NDArray, np.ndarray, np.generic)):
+        return
+    if not isinstance(value, (bool, int, float, list, tuple)):
+        return
+    try:
+        kind = np.asarray(value).dtype.kind
+    except (ValueError, TypeError):
+        return
+    target = dtypes.as_dtype(dtype)
+    if (kind == "f" and (target.is_integer or target.is_bool)) or \
+            (kind in "iu" and target.is_bool):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}")
 
 
 def _filled(shape, value, dtype):
