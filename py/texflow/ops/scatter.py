@@ -7,7 +7,9 @@ shape[m:]; the tuples are linearised to row numbers of the output seen as
 with unsorted_segment_sum (its gradient, a gather, is TensorFlow's gather_nd). update,
 max and min apply the updates one after another, as TensorFlow's CPU kernel does (the
 last duplicate wins; a GPU's order is unspecified in TensorFlow): they read the indices
-on the host, as tf.boolean_mask reads its mask, and gather each position's update.
+on the host, as tf.boolean_mask reads its mask, and gather each position's update; inside
+tf.function, for indices that change between calls, they compare the index tuples
+pairwise on the device instead (`_traced`).
 """
 
 import numpy as np
@@ -233,8 +235,8 @@ def _in_order(tensor, indices, updates, op, step, grads, policy=""):
     from ..autodiff.custom_gradient import custom_gradient
     ignore = _ignores(policy, op)
     tensor, indices, updates, shape, m = _prepare(tensor, indices, updates, op, ignore)
-    if op == "TensorScatterUpdate" and _traced_unknown(indices):
-        return _update_traced(tensor, indices, updates, shape, m)
+    if _traced_unknown(indices):
+        return _traced(tensor, indices, updates, shape, m, op)
     layers, rows = _layers(indices, shape, m, f"tf.{_NAMES[op]}", ignore)
     positions = int(np.prod(shape[:m], dtype=np.int64))
     inner = (1,) * (len(shape) - m)
@@ -265,49 +267,69 @@ def _traced_unknown(indices):
     return ndarray._read_guard[0] is not None and trace.known_value(indices) is None
 
 
-def _update_traced(tensor, indices, updates, shape, m):
-    """tensor_scatter_nd_update on indices a trace cannot read: an update is kept unless a
-    later one has the same index tuple (an [N, N] comparison), the kept ones summed into
-    their rows. TensorFlow's gradients, as `_update_grads`."""
+def _traced(tensor, indices, updates, shape, m, op):
+    """tensor_scatter_nd_update / max / min on indices a trace cannot read: the N index
+    tuples are compared pairwise on the device ([N, N]). An update is kept unless a later
+    one has the same tuple; for max and min each kept update first becomes its group's
+    extreme ([N, N, slice]), NaN updates left out: TensorFlow's CPU order (b if a < b
+    else a, from the tensor's value) keeps a NaN only where the tensor has it. TensorFlow's
+    gradients, as the host path."""
     from ..autodiff.custom_gradient import custom_gradient
+    from .reduce import max as reduce_max, min as reduce_min
     flat, _ = _rows(indices, updates, shape, m, True)
     n = int(flat.shape[0])
     positions = int(np.prod(shape[:m], dtype=np.int64))
     flat_shape = (positions,) + shape[m:]
+    inner = int(np.prod(shape[m:], dtype=np.int64))
     later = from_numpy(np.triu(np.ones((n, n), bool), 1))  # [i, j]: j comes after i
     same = ew.equal(reshape(flat, (n, 1)), reshape(flat, (1, n)))
-    replaced = reduce_any(ew.logical_and(same, later), axis=1)
-    kept = ew.where(replaced, -1, flat)
+    kept = ew.where(reduce_any(ew.logical_and(same, later), axis=1), -1, flat)
+    floating = dtypes.as_dtype(tensor.dtype).is_floating
+    high = op == "TensorScatterMax"
 
     def forward(t, u):
-        total, _ = _summed(kept, reshape(u, (n,) + shape[m:]), shape, m)
-        _, hit = _summed(flat, reshape(u, (n,) + shape[m:]), shape, m)
-        return reshape(ew.where(hit, reshape(total, flat_shape), reshape(t, flat_shape)),
-                       shape), hit
+        table = reshape(u, (n, inner))
+        if op != "TensorScatterUpdate":
+            limits = np.finfo(np.float32) if floating else np.iinfo(np.int32)
+            fill = ew.cast(float(-np.inf if high else np.inf) if floating else
+                           int(limits.min if high else limits.max), table.dtype)
+            if floating:
+                table = ew.where(ew.not_equal(table, table), fill, table)
+            both = ew.where(reshape(same, (n, n, 1)), reshape(table, (1, n, inner)), fill)
+            table = (reduce_max if high else reduce_min)(both, axis=1)
+        total, hit = _summed(kept, reshape(table, (n,) + shape[m:]), shape, m)
+        total, cur = reshape(total, flat_shape), reshape(t, flat_shape)
+        if op != "TensorScatterUpdate":
+            hit = ew.logical_and(hit, ew.less(cur, total) if high else ew.less(total, cur))
+        return reshape(ew.where(hit, total, cur), shape)
 
-    if not dtypes.as_dtype(tensor.dtype).is_floating:
-        return forward(tensor, updates)[0]
+    if not floating:
+        return forward(tensor, updates)
 
     @custom_gradient
     def scattered(t, u):
-        out, hit = forward(t, u)
+        out = forward(t, u)
+        if op != "TensorScatterUpdate":
+            return out, lambda dy: _extreme_grads(dy, t, u, out, flat, None, flat_shape,
+                                                  None)
 
         def grad(dy):
+            _, hit = _summed(flat, reshape(u, (n,) + shape[m:]), shape, m)
             flat_dy = reshape(dy, flat_shape)
-            rows = gather(flat_dy, ew.maximum(flat, 0))
-            inside = reshape(ew.greater_equal(flat, 0), (n,) + (1,) * (len(shape) - m))
-            rows = ew.where(inside, rows, ew.cast(0, dy.dtype))
             return (reshape(ew.where(hit, ew.cast(0, dy.dtype), flat_dy), shape),
-                    reshape(rows, u.shape))
+                    _gather_rows(dy, flat, flat_shape, u))
         return out, grad
     return scattered(tensor, updates)
 
 
 def _gather_rows(x, rows, flat_shape, like):
-    """x's slices at each update's position (zeros for an ignored index tuple)."""
-    got = gather(reshape(x, flat_shape), from_numpy(np.maximum(rows, 0)))
-    if (rows < 0).any():
-        keep = from_numpy((rows >= 0).reshape((-1,) + (1,) * (len(flat_shape) - 1)))
+    """x's slices at each update's position (zeros for an ignored index tuple); `rows` a
+    numpy array (host-read indices) or a tensor (traced ones)."""
+    ids = rows if isinstance(rows, NDArray) else from_numpy(np.maximum(rows, 0))
+    got = gather(reshape(x, flat_shape), ew.maximum(ids, 0) if ids is rows else ids)
+    if isinstance(rows, NDArray) or (rows < 0).any():
+        keep = ew.greater_equal(rows if isinstance(rows, NDArray) else from_numpy(rows), 0)
+        keep = reshape(keep, (-1,) + (1,) * (len(flat_shape) - 1))
         got = ew.where(keep, got, ew.cast(0, got.dtype))
     return reshape(got, like.shape)
 
@@ -329,9 +351,10 @@ def _extreme_grads(dy, t, u, out, rows, layers, flat_shape, inner):
     entry and the updates equal to the result."""
     x_ind = ew.cast(ew.equal(t, out), dy.dtype)
     y_ind = ew.cast(ew.equal(u, _gather_rows(out, rows, flat_shape, u)), dy.dtype)
-    positions = flat_shape[0]
-    ys = reshape(unsorted_segment_sum(reshape(y_ind, (len(rows),) + flat_shape[1:]),
-                                      from_numpy(rows), positions), t.shape)
+    positions, count = flat_shape[0], int(rows.shape[0])
+    ids = rows if isinstance(rows, NDArray) else from_numpy(rows)
+    ys = reshape(unsorted_segment_sum(reshape(y_ind, (count,) + flat_shape[1:]), ids,
+                                      positions), t.shape)
     share = ew.add(x_ind, ys)
     return (ew.div(ew.mul(dy, x_ind), share),
             ew.mul(_gather_rows(ew.div(dy, share), rows, flat_shape, u), y_ind))
@@ -347,7 +370,7 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     (TensorFlow's tensor_scatter_nd_update). Repeated tuples: the last update wins, as
     on TensorFlow's CPU (its GPU kernel picks any). The indices are read on the host, or,
     inside tf.function when they change between calls, compared pairwise on the device
-    ([N, N] for N updates).
+    ([N, N] for N updates; max and min [N, N, slice]).
 
     >>> tf.tensor_scatter_nd_update([0, 0, 0], [[2], [0], [2]], [7, 8, 9]).numpy().tolist()
     [8, 0, 9]
@@ -359,7 +382,8 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
 def tensor_scatter_nd_max(tensor, indices, updates, bad_indices_policy="", name=None):
     """`tensor` with each slice at the index tuples of `indices` raised to `updates` where
     larger (TensorFlow's tensor_scatter_nd_max, a NaN kept only where it comes first:
-    max(a, b) is b if a < b else a). The indices are read on the host.
+    max(a, b) is b if a < b else a). The indices are read on the host (inside tf.function,
+    when they change between calls, compared pairwise on the device).
 
     >>> tf.tensor_scatter_nd_max([1, 5, 3], [[0], [1], [0]], [4, 2, 7]).numpy().tolist()
     [7, 5, 3]
@@ -371,7 +395,8 @@ def tensor_scatter_nd_max(tensor, indices, updates, bad_indices_policy="", name=
 @export("tf")
 def tensor_scatter_nd_min(tensor, indices, updates, bad_indices_policy="", name=None):
     """`tensor` with each slice at the index tuples of `indices` lowered to `updates` where
-    smaller (TensorFlow's tensor_scatter_nd_min). The indices are read on the host.
+    smaller (TensorFlow's tensor_scatter_nd_min). The indices are read on the host (inside
+    tf.function, when they change between calls, compared pairwise on the device).
 
     >>> tf.tensor_scatter_nd_min([1, 5, 3], [[0], [1], [0]], [4, 2, -7]).numpy().tolist()
     [-7, 2, 3]
