@@ -66,7 +66,7 @@ def round(x, name=None):  # noqa: A001  (tf.math.round)
     return ew.where(ew.is_finite(x), out, x)  # floor(inf) - inf is NaN: keep inf, NaN
 
 
-@export("math", "nn")
+@export("math", "nn", "linalg")
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """x / sqrt(max(sum(x ** 2, axis), epsilon)) (tf.math.l2_normalize, tf.nn.l2_normalize):
     `axis` an int, a list of ints or None (all axes); float tensors only.
