@@ -16,12 +16,16 @@ gave: a value with its shape, or an exception's type and message.
 
 import json
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import list_forms  # noqa: E402
 
 keras = tf.keras
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "keras" / "lists.json"
@@ -106,18 +110,7 @@ FITS = [
 
 
 def make(value, form):
-    if form == "list":
-        return value
-    if form == "tuple":
-        return _tuples(value)
-    if form == "np":  # float32: texflow holds float64 as float32 (README's deviations)
-        array = np.asarray(value)
-        return array.astype(np.float32) if array.dtype == np.float64 else array
-    return tf.constant(value)
-
-
-def _tuples(value):
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+    return list_forms.make(value, form, tf.constant)
 
 
 def outcome(fn):

@@ -13,24 +13,14 @@ import re
 import numpy as np
 
 import keras_cases
+import list_forms
 import texflow as tf
 from harness import each_backend
 from keras_cases import close
 
 
 def _make(value, form):
-    if form == "list":
-        return value
-    if form == "tuple":
-        return _tuples(value)
-    if form == "np":  # float32: texflow holds float64 as float32 (README's deviations)
-        array = np.asarray(value)
-        return array.astype(np.float32) if array.dtype == np.float64 else array
-    return tf.constant(value)
-
-
-def _tuples(value):
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+    return list_forms.make(value, form, tf.constant)
 
 
 def _squares_loss():
