@@ -90,6 +90,15 @@ SNIPPETS = {
                                       {"match": ["rank at least one"]}),
     "scatter_update/dtype_error": ("tf.tensor_scatter_nd_update(tf.zeros([3]), [[1]], "
                                    "tf.constant([5]))", {"match": ["float", "int32"]}),
+    "scatter_add/bool": ("tf.tensor_scatter_nd_add([True, False], [[1]], [True])",
+                         {"match": ["TensorScatterAdd", "DT_BOOL"]}),
+    "scatter_add/float_into_int": ("tf.tensor_scatter_nd_add(tf.zeros([3], tf.int32), [[1]], "
+                                   "[2.0])", {"match": ["int32"]}),
+    "scatter_update/bool_into_float": "tf.tensor_scatter_nd_update([1.0, 2.0], [[1]], [True])",
+    "scatter_update/float_into_int": ("tf.tensor_scatter_nd_update(tf.zeros([3], tf.int32), "
+                                      "[[1]], [1.5])", {"match": ["int32"]}),
+    "scatter_minmax/bool": ("tf.tensor_scatter_nd_min([True, False], [[1]], [True])",
+                            {"match": ["TensorScatterMin", "DT_BOOL"]}),
     "scatter_minmax/max": "tf.tensor_scatter_nd_max(tf.constant([1.0, 5.0, 3.0]), "
                           "[[0], [1], [0]], [4.0, 2.0, 7.0])",
     "scatter_minmax/min": "tf.tensor_scatter_nd_min(tf.constant([1.0, 5.0, 3.0]), "

@@ -18,7 +18,7 @@ from .. import dtypes
 from ..engine import ndarray, trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import export
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, NotFoundError
 from . import elementwise as ew
 from .index_checks import every_call, host_values, values_for_shape
 from .movement import gather, reshape, unsorted_segment_sum
@@ -135,8 +135,12 @@ def _prepare(tensor, indices, updates, op, ignore=False):
                 f"cannot compute {op} as input #2(zero-based) was expected to be a "
                 f"{dtypes.as_dtype(tensor.dtype).name} tensor but is a "
                 f"{dtypes.as_dtype(updates.dtype).name} tensor")
-    else:
-        updates = from_numpy(np.asarray(to_numpy(updates), dtype=tensor.dtype))
+    else:  # Python floats for an int tensor raise TypeError, as TensorFlow's conversion
+        from .creation import convert_to_tensor
+        updates = convert_to_tensor(updates, dtype=tensor.dtype)
+    if tensor.dtype == "bool" and op != "TensorScatterUpdate":  # TensorFlow: no kernel
+        raise NotFoundError(f"Could not find device for node: {{{{node {op}}}}} = {op}"
+                            "[T=DT_BOOL, Tindices=DT_INT32, bad_indices_policy=\"\"]")
     shape = tuple(tensor.shape)
     m = _validate(indices, updates, shape, op)
     if not ignore:
