@@ -72,18 +72,31 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 def _check_python_values(value, dtype):
     """TypeError, as TensorFlow's, where Python numbers would change kind to fit `dtype`:
     floats (even 2.0) to an integer or bool dtype, ints to bool. numpy data converts."""
-    if dtype is None or isinstance(value, (NDArray, np.ndarray, np.generic)):
+    if dtype is None:
         return
-    if not isinstance(value, (bool, int, float, list, tuple)):
-        return
-    try:
-        kind = np.asarray(value).dtype.kind
-    except (ValueError, TypeError):
-        return
+    kinds = set()
+    if not _python_kinds(value, kinds):
+        return  # tensors, numpy data or other objects inside: converted as before
     target = dtypes.as_dtype(dtype)
-    if (kind == "f" and (target.is_integer or target.is_bool)) or \
-            (kind in "iu" and target.is_bool):
+    if ("f" in kinds and (target.is_integer or target.is_bool)) or \
+            ("i" in kinds and target.is_bool):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}")
+
+
+def _python_kinds(value, kinds):
+    """Adds the kinds ("b", "i", "f") of the Python numbers in nested lists/tuples `value`
+    to `kinds`; False where it holds anything else."""
+    if isinstance(value, bool):
+        kinds.add("b")
+    elif isinstance(value, int):
+        kinds.add("i")
+    elif isinstance(value, float):
+        kinds.add("f")
+    elif isinstance(value, (list, tuple)):
+        return all(_python_kinds(v, kinds) for v in value)
+    else:
+        return False
+    return True
 
 
 def _filled(shape, value, dtype):
