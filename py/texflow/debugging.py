@@ -5,11 +5,9 @@ Value checks (`assert_equal`, `assert_near`, `assert_less`, ...,
 InvalidArgumentError with TensorFlow's message; shape checks (`assert_rank`,
 `assert_shapes`) raise ValueError, as TensorFlow's static checks do. They
 return None (check_numerics and assert_all_finite return the tensor). Inside
-tf.function a value check is host code (engine/trace.py `host_call`): it checks the
+tf.function a value check is host code (engine/trace.py `check_each_call`): it checks the
 traced call's values and every replay's, as TensorFlow's assert ops run at every call.
 """
-
-import functools
 
 import numpy as np
 
@@ -21,21 +19,6 @@ from .ops.shape_util import broadcast_shapes
 from .tensor_shape import TensorShape
 
 
-def _each_call(check):
-    """A value check that inside tf.function runs at every call, on that call's values."""
-    @functools.wraps(check)
-    def checked(*args, **kwargs):
-        if trace.traced():
-            return trace.host_call(at_calls, *args, **kwargs)
-        return check(*args, **kwargs)
-
-    def at_calls(*args, **kwargs):
-        if trace.dry():  # get_concrete_function traces at zeros: the calls check
-            return None
-        return check(*args, **kwargs)
-    return checked
-
-
 def _host(x):
     return x.numpy() if isinstance(x, NDArray) else np.asarray(to_numpy(x))
 
@@ -45,7 +28,7 @@ def _dtype(x):
         dtypes.from_numpy(np.asarray(to_numpy(x)).dtype))
 
 
-@_each_call
+@trace.check_each_call
 def _compare(x, y, relation, test, message, summarize):
     if isinstance(y, (bool, int, float)):  # a Python number takes x's dtype, as in TensorFlow
         y = to_numpy(y, _dtype(x))
@@ -102,7 +85,7 @@ def assert_greater_equal(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, ("GreaterEqual", ">="), np.greater_equal, message, summarize)
 
 
-@_each_call
+@trace.check_each_call
 def _sign_check(x, relation, test, message):
     a = _host(x)
     if not np.all(test(a)):
@@ -133,7 +116,7 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     return _near(x, y, rtol, atol, message)
 
 
-@_each_call
+@trace.check_each_call
 def _near(x, y, rtol, atol, message):
     a, b = _host(x).astype(np.float64), _host(y).astype(np.float64)
     eps = float(np.finfo(np.float32).eps) * 10
@@ -239,7 +222,7 @@ def check_numerics(tensor, message, name=None):
     return x
 
 
-@_each_call
+@trace.check_each_call
 def _finite(x, message):
     a = x.numpy()
     nan, inf = bool(np.isnan(a).any()), bool(np.isinf(a).any())

@@ -223,14 +223,11 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802  (TensorFl
 
     >>> tf.Assert(tf.constant(True), ["never shown"])
     """
-    if trace.traced():
-        return trace.host_call(_assert, condition, data, summarize)
     return _assert(condition, data, summarize)
 
 
+@trace.check_each_call
 def _assert(condition, data, summarize):
-    if trace.dry():  # get_concrete_function traces at zeros: nothing to check there
-        return None
     value = condition.numpy() if isinstance(condition, NDArray) else condition
     if bool(value):
         return None

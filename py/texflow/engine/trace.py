@@ -416,6 +416,17 @@ def fresh_each_call(fn):
     return wrapper
 
 
+def check_each_call(check):
+    """Decorates a host check (it raises or returns None): eagerly it runs at once, inside
+    tf.function at every call on that call's values (`fresh_each_call`), as TensorFlow's
+    assert ops; not in get_concrete_function's dry trace, whose values are zeros."""
+    @fresh_each_call
+    @functools.wraps(check)
+    def checked(*args, **kwargs):
+        return None if dry() else check(*args, **kwargs)
+    return checked
+
+
 def step_reads(step):
     """The slots a step reads."""
     kind = step[0]
