@@ -24,6 +24,8 @@ import js
 import numpy as np
 from pyodide.ffi import to_js
 
+import webgl_raw
+
 VS = """#version 300 es
 void main() { vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
   gl_Position = vec4(p, 0.0, 1.0); }"""
@@ -121,15 +123,7 @@ def main():
     gl.getExtension("EXT_color_buffer_float")
 
     def program(fs):
-        p = gl.createProgram()
-        for kind, src in ((gl.VERTEX_SHADER, VS), (gl.FRAGMENT_SHADER, fs)):
-            s = gl.createShader(kind)
-            gl.shaderSource(s, src)
-            gl.compileShader(s)
-            if not gl.getShaderParameter(s, gl.COMPILE_STATUS):
-                raise RuntimeError(gl.getShaderInfoLog(s))
-            gl.attachShader(p, s)
-        gl.linkProgram(p)
+        p = webgl_raw.link(gl, VS, fs)
         gl.useProgram(p)
         gl.uniform1i(gl.getUniformLocation(p, "uA"), 0)
         gl.uniform1i(gl.getUniformLocation(p, "uB"), 1)

@@ -33,6 +33,8 @@ import texflow as tf
 from texflow.bench.cases import CHAIN
 from texflow.engine import context
 
+import webgl_raw
+
 ROUNDS = 6
 N, W = 1 << 20, 512
 TRIANGLE = """#version 300 es
@@ -130,21 +132,7 @@ class Gl:
         return tex
 
     def program(self, vertex, fragment, captured=None):
-        gl = self.gl
-        prog = gl.createProgram()
-        for kind, text in ((gl.VERTEX_SHADER, vertex), (gl.FRAGMENT_SHADER, fragment)):
-            shader = gl.createShader(kind)
-            gl.shaderSource(shader, text)
-            gl.compileShader(shader)
-            if not gl.getShaderParameter(shader, gl.COMPILE_STATUS):
-                raise RuntimeError(gl.getShaderInfoLog(shader))
-            gl.attachShader(prog, shader)
-        if captured:
-            gl.transformFeedbackVaryings(prog, to_js([captured]), gl.SEPARATE_ATTRIBS)
-        gl.linkProgram(prog)
-        if not gl.getProgramParameter(prog, gl.LINK_STATUS):
-            raise RuntimeError(gl.getProgramInfoLog(prog))
-        return prog
+        return webgl_raw.link(self.gl, vertex, fragment, captured)
 
     def draw(self, prog):
         gl = self.gl
