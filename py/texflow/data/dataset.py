@@ -24,6 +24,7 @@ from ..errors import InvalidArgumentError, OutOfRangeError
 from ..tensor_spec import TensorSpec  # noqa: F401  (tf.data's element_spec type)
 from . import structure
 from .options import Options
+from .traced_loop import TracedLoop, element_shapes
 
 AUTOTUNE = -1
 INFINITE = -1
@@ -76,7 +77,6 @@ class Dataset:
         tf.Tensors (on the host until an op uploads them), strings as bytes. Inside a
         tf.function: a loop unrolled at trace time (data/traced_loop.py)."""
         if trace.traced():
-            from .traced_loop import TracedLoop
             return TracedLoop(self)
         return DatasetIterator(self, tensors=True)
 
@@ -356,9 +356,7 @@ class DatasetIterator:
                 element = self._next(keep=trace.dry())
             except StopIteration:
                 raise OutOfRangeError("End of sequence") from None
-            shapes = []
-            trace.flatten_arrays(element, shapes)
-            shapes = [list(x.shape) for x in shapes]
+            shapes = element_shapes(element)
             if not traced_shapes:
                 traced_shapes.append(shapes)
             elif shapes != traced_shapes[0]:

@@ -38,7 +38,7 @@ class TracedLoop:
         except StopIteration:
             trace.host_call(self._ended, position)
             raise
-        self._shapes.append(_shapes(element))
+        self._shapes.append(element_shapes(element))
         return element
 
     def _take(self, position):
@@ -52,10 +52,10 @@ class TracedLoop:
                 f"when traced, but the dataset ended after {position} at this call: the "
                 "loop is unrolled when traced (texflow has no autograph), so the number "
                 "of elements must stay the same") from None
-        if position < len(self._shapes) and _shapes(element) != self._shapes[position]:
+        if position < len(self._shapes) and element_shapes(element) != self._shapes[position]:
             raise InvalidArgumentError(
                 f"a tf.function's loop over a dataset got an element of shapes "
-                f"{_shapes(element)} at position {position}, but it was traced with "
+                f"{element_shapes(element)} at position {position}, but it was traced with "
                 f"{self._shapes[position]}: a texflow trace has static shapes (batch with "
                 "drop_remainder=True)")
         return element
@@ -71,7 +71,7 @@ class TracedLoop:
             "(texflow has no autograph), so the number of elements must stay the same")
 
 
-def _shapes(element):
+def element_shapes(element):
     arrays = []
     trace.flatten_arrays(element, arrays)
     return [list(x.shape) for x in arrays]
