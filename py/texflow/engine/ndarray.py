@@ -451,10 +451,8 @@ _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
 
 
 def to_numpy(values, dtype=None, rank=None):
-    """A numpy array of a texflow dtype holding `values` (list, number or numpy).
-
-    With `dtype` None the dtype is inferred as TensorFlow does.
-    """
+    """A numpy array of a texflow dtype holding `values` (list, number or numpy); with
+    `dtype` None the dtype is inferred as TensorFlow does."""
     if isinstance(values, NDArray):
         data = values.numpy()
     else:
@@ -474,8 +472,7 @@ def to_numpy(values, dtype=None, rank=None):
         if target == dtypes.int32 and data.dtype.kind in "iu" and data.size:
             lo, hi = data.min(), data.max()
             if lo < _INT32_MIN or hi > _INT32_MAX:
-                raise dtypes.DTypeError(
-                    f"values from {lo} to {hi} do not fit int32")
+                raise dtypes.DTypeError(f"values from {lo} to {hi} do not fit int32")
         if target == dtypes.int32 and data.dtype.kind == "f":
             with np.errstate(invalid="ignore"):
                 data = np.trunc(data)
@@ -492,7 +489,11 @@ def from_numpy(data, cls=None):
     shape = tuple(data.shape)
     if cls is None or cls is NDArray or cls is _RankArray:
         cls = view_class(len(shape))
-    # NOTE: like deeplearn.js, directly constructed arrays are not tracked by
-    # the active scope; `tf.track(x)` adds them.
+    # (as in deeplearn.js, the active scope does not track it; `tf.track(x)` does)
     return cls(Storage(flat.size, dtype, values=flat), shape, dtype)
+
+
+def as_array(x):
+    """`x` itself if it is an NDArray, else a new one holding its values (an op's input)."""
+    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
 

@@ -5,17 +5,13 @@ kernel of its own (identity is a view, the rest are host values or other ops).""
 import numpy as np
 
 from .. import dtypes
-from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.ndarray import NDArray, as_array, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_view
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
 from .index_checks import host_values, values_for_shape
 from .movement import slice as slice_
-
-
-def _as_array(x):
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
 
 
 def _shape_dtype(out_type):
@@ -36,7 +32,7 @@ def shape(input, out_type=None, name=None):  # noqa: A002  (TensorFlow's argumen
     >>> tf.shape(tf.zeros([2, 3])).tolist()
     [2, 3]
     """
-    x = _as_array(input)
+    x = as_array(input)
     return from_numpy(np.asarray(x.shape, _shape_dtype(out_type)).reshape(-1))
 
 
@@ -51,7 +47,7 @@ def size(input, out_type=None, name=None):  # noqa: A002
     >>> tf.size(tf.zeros([2, 3]), out_type=tf.float32).get()
     6.0
     """
-    x = _as_array(input)
+    x = as_array(input)
     dtype = dtypes.int32 if out_type is None else dtypes.device_dtype(out_type)
     return from_numpy(np.asarray(x.size, dtypes.NUMPY[dtype]))
 
@@ -63,7 +59,7 @@ def rank(input, name=None):  # noqa: A002
     >>> tf.rank(tf.zeros([2, 3])).get()
     2
     """
-    return from_numpy(np.asarray(len(_as_array(input).shape), np.int32))
+    return from_numpy(np.asarray(len(as_array(input).shape), np.int32))
 
 
 _identity = def_op("identity", lambda inputs, attrs: (inputs[0].shape, inputs[0].dtype),
@@ -78,7 +74,7 @@ def identity(input, name=None):  # noqa: A002
     >>> tf.identity(tf.constant([1, 2])).tolist()
     [1, 2]
     """
-    x = input.value() if hasattr(input, "assign") else _as_array(input)
+    x = input.value() if hasattr(input, "assign") else as_array(input)
     return run_view(_identity, x, x.shape)
 
 
@@ -102,7 +98,7 @@ def add_n(inputs, name=None):
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise ValueError("add_n: inputs must be an iterable of at least one tensor with the "
                          f"same dtype and shape, received {inputs!r:.80}")
-    arrays = [_as_array(x) for x in inputs]
+    arrays = [as_array(x) for x in inputs]
     first = arrays[0]
     for i, x in enumerate(arrays):
         if x.dtype != first.dtype:
@@ -155,7 +151,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     >>> [t.tolist() for t in tf.split(tf.range(6), [1, -1, 2])]
     [[0], [1, 2, 3], [4, 5]]
     """
-    x = _as_array(value)
+    x = as_array(value)
     rank = len(x.shape)
     axis = int(axis)
     if not -rank <= axis < rank:
@@ -205,7 +201,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     """
     from .movement import gather, reshape
     from .reduce import reduce_all, sum as reduce_sum
-    params = _as_array(params)
+    params = as_array(params)
     indices = _int_indices(indices, "gather_nd")
     b = int(batch_dims)
     if not indices.shape:
@@ -252,7 +248,7 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     [1, 3]
     """
     from .movement import gather, reshape
-    x = _as_array(tensor)
+    x = as_array(tensor)
     m = values_for_shape(mask, "tf.boolean_mask") if isinstance(mask, NDArray) else \
         np.asarray(mask)
     if m.ndim == 0:

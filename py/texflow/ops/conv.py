@@ -9,14 +9,10 @@ backend, so the backward pass of a conv net stays on the device.
 """
 
 from ..dtypes import float32, int32
-from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.ndarray import as_array
 from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError, OpDTypeError, ShapeError, UnimplementedError
-
-
-def _as_array(x):
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
 
 
 def _pair(name, value, what):
@@ -149,7 +145,7 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC",  # no
     if data_format is not None and not isinstance(data_format, str):
         data_format, dilations = "NHWC", data_format  # deeplearn.js: dilations fifth
     _check_layout("conv2d", data_format)
-    input, filters = _as_array(input), _as_array(filters)
+    input, filters = as_array(input), as_array(filters)
     _check_image("conv2d", input)
     if len(filters.shape) != 4:
         raise ShapeError(f"conv2d: filter must be HWIO of rank 4, received shape "
@@ -223,7 +219,7 @@ def _check_layout(name, data_format):
 
 
 def _pool(op, x, ksize, strides, padding):
-    x = _as_array(x)
+    x = as_array(x)
     _check_image(op.name, x)
     ksize = _pair(op.name, ksize, "ksize")
     strides = _pair(op.name, strides if strides is not None else ksize, "strides")

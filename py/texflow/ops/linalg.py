@@ -6,7 +6,7 @@ the host with numpy's SVD (GPU kernels have no SVD), as is its gradient u1 v1^T.
 import numpy as np
 
 from ..dtypes import float32
-from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.ndarray import NDArray, as_array, from_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..errors import InvalidArgumentError
@@ -14,10 +14,6 @@ from . import elementwise as ew
 from . import reduce as rd
 from .matmul import matmul
 from .movement import reshape, squeeze, stack, transpose
-
-
-def _as_array(x):
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
 
 
 # -- tensordot ---------------------------------------------------------------------------
@@ -51,7 +47,7 @@ def tensordot(a, b, axes, name=None):
     >>> tf.tensordot(tf.ones([2, 3]), tf.ones([3, 4]), axes=1).shape
     (2, 4)
     """
-    a, b = _as_array(a), _as_array(b)
+    a, b = as_array(a), as_array(b)
     a_axes, b_axes = _tensordot_axes(axes, a, b)
     for i, j in zip(a_axes, b_axes):
         if a.shape[i] != b.shape[j]:
@@ -107,7 +103,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         if isinstance(ord, str) and ord != "euclidean" or not isinstance(ord, str) and (
                 not np.isreal(ord) or not ord > 0):
             raise ValueError(f"norm: 'ord' must be a supported vector norm, got {ord}")
-    x = _as_array(tensor)
+    x = as_array(tensor)
     rank = len(x.shape)
     axes = None if axis is None else tuple(a % rank for a in (axis if matrix else [axis]))
     if ord in ("euclidean", "fro", 2) and not (matrix and ord == 2):
@@ -168,11 +164,11 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         raise TypeError(f"clip_by_global_norm: `t_list` should be a sequence of tensors. "
                         f"Received {type(t_list)}.")
     t_list = list(t_list)
-    norm_ = global_norm(t_list) if use_norm is None else _as_array(use_norm)
+    norm_ = global_norm(t_list) if use_norm is None else as_array(use_norm)
     clip = float(clip_norm) if not isinstance(clip_norm, NDArray) else clip_norm
     scale = ew.mul(clip, ew.minimum(ew.div(1.0, norm_), ew.div(1.0, clip)))
     scale = ew.add(scale, ew.sub(norm_, norm_))  # NaN when the norm is not finite
-    return [None if t is None else ew.mul(_as_array(t), scale) for t in t_list], norm_
+    return [None if t is None else ew.mul(as_array(t), scale) for t in t_list], norm_
 
 
 @export("tf")

@@ -6,7 +6,7 @@ TensorFlow 2.21's shapes, values (+0 off the diagonal or band) and errors."""
 
 import numpy as np
 
-from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.ndarray import NDArray, as_array, from_numpy
 from ..engine.registry import export
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
@@ -15,12 +15,8 @@ from .matmul import matmul
 from .movement import expand_dims, pad, reshape, squeeze, transpose
 
 
-def _as_array(x):
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
-
-
 def _matrices(x, op):
-    x = _as_array(x)
+    x = as_array(x)
     if len(x.shape) < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  "
                          f"Received `a` of shape {list(x.shape)} ({op})")
@@ -60,7 +56,7 @@ def adjoint(matrix, name=None):
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
            name=None):
     """Matrices `a` [..., M, N] times vectors `b` [..., N]: [..., M]."""
-    a, b = _matrices(a, "matvec"), _as_array(b)
+    a, b = _matrices(a, "matvec"), as_array(b)
     return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a or adjoint_a), -1)
 
 
@@ -85,7 +81,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     """Matrices with `diagonal` [..., L] on diagonal `k` and `padding_value` elsewhere:
     [..., L + |k|, L + |k|] unless num_rows / num_cols say otherwise."""
     k = _offset(k, "diag")
-    v = _as_array(diagonal)
+    v = as_array(diagonal)
     if len(v.shape) < 1:
         raise ValueError(f"diag: diagonal must be at least 1-D, received shape {list(v.shape)}")
     size = v.shape[-1]
@@ -107,7 +103,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """`input` [..., M, N] with diagonal `k` replaced by `diagonal`."""
     k = _offset(k, "set_diag")
-    x, v = _matrices(input, "set_diag"), _as_array(diagonal)
+    x, v = _matrices(input, "set_diag"), as_array(diagonal)
     m, n = x.shape[-2:]
     length = min(m + min(k, 0), n - max(k, 0))
     if tuple(v.shape) != tuple(x.shape[:-2]) + (length,):
@@ -144,6 +140,6 @@ def band_part(input, num_lower, num_upper, name=None):
 @export("linalg")
 def tensor_diag(diagonal, name=None):
     """A tensor of shape diagonal.shape + diagonal.shape with `diagonal` on its diagonal."""
-    v = _as_array(diagonal)
+    v = as_array(diagonal)
     size = int(np.prod(v.shape, dtype=np.int64))
     return reshape(diag(reshape(v, [size])), list(v.shape) * 2)

@@ -3,17 +3,13 @@ reverse, slice, pad, tile, concat/stack, gather and its gradient unsorted_segmen
 
 import numpy as np
 
-from ..engine.ndarray import NDArray, from_numpy, normalize_shape, to_numpy
+from ..engine.ndarray import NDArray, as_array, from_numpy, normalize_shape, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_op, run_view
 from ..errors import InvalidArgumentError, ShapeError
 from .grad_util import unbroadcast
 from .index_checks import check_gather, check_segment_ids
 from .shape_util import broadcast_shapes, normalize_axis
-
-
-def _as_array(x):
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
 
 
 def infer_reshape(shape, size):
@@ -51,7 +47,7 @@ def reshape(tensor, shape, name=None):
     >>> tf.reshape(tf.array([1, 2, 3, 4, 5, 6]), [2, -1]).shape
     TensorShape([2, 3])
     """
-    tensor = _as_array(tensor)
+    tensor = as_array(tensor)
     shape = infer_reshape(shape, tensor.size)
     return run_view(_reshape, tensor, shape, {"shape": shape})
 
@@ -65,7 +61,7 @@ def flatten(x):
 @export("tf", "dl")
 def expand_dims(input, axis, name=None):
     """`x` with a new axis of size 1 inserted at `axis` (a view)."""
-    input = _as_array(input)
+    input = as_array(input)
     rank = len(input.shape) + 1
     if not -rank <= axis < rank:
         raise ShapeError(f"expand_dims: axis {axis} is out of range for a result of rank {rank}")
@@ -76,7 +72,7 @@ def expand_dims(input, axis, name=None):
 @export("tf", "dl")
 def squeeze(input, axis=None, name=None):
     """`x` without axes of size 1 (only `axis` when given; a view)."""
-    input = _as_array(input)
+    input = as_array(input)
     rank = len(input.shape)
     if axis is None:
         axes = [i for i, d in enumerate(input.shape) if d == 1]
@@ -114,7 +110,7 @@ def transpose(a, perm=None, conjugate=False, name=None):
     >>> tf.transpose(tf.zeros([2, 3, 4]), [1, 0, 2]).shape
     TensorShape([3, 2, 4])
     """
-    a = _as_array(a)
+    a = as_array(a)
     rank = len(a.shape)
     if perm is None:
         perm = tuple(range(rank - 1, -1, -1))
@@ -153,7 +149,7 @@ def broadcast_to(input, shape, name=None):
     >>> tf.broadcast_to(tf.array([1, 2]), [2, 2]).tolist()
     [[1, 2], [1, 2]]
     """
-    input = _as_array(input)
+    input = as_array(input)
     shape = normalize_shape(shape)
     if shape == input.shape:
         return reshape(input, shape)  # nothing to repeat: a view
@@ -172,7 +168,7 @@ def reverse(tensor, axis, name=None):
     >>> tf.reverse(tf.constant([[1, 2], [3, 4]]), [1]).tolist()
     [[2, 1], [4, 3]]
     """
-    x = _as_array(tensor)
+    x = as_array(tensor)
     rank = len(x.shape)
     given = np.asarray(axis.numpy() if isinstance(axis, NDArray) else axis)
     if given.ndim != 1:
@@ -209,7 +205,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001  (tf.slice)
     >>> tf.slice(tf.reshape(tf.range(12), [3, 4]), [1, 1], [2, -1]).tolist()
     [[5, 6, 7], [9, 10, 11]]
     """
-    input_ = _as_array(input_)
+    input_ = as_array(input_)
     rank = len(input_.shape)
     begin, size = [int(b) for b in begin], [int(s) for s in size]
     if len(begin) != rank or len(size) != rank:
@@ -244,7 +240,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     >>> tf.pad(tf.array([1, 2]), [[1, 2]]).tolist()
     [0, 1, 2, 0, 0]
     """
-    x = _as_array(tensor)
+    x = as_array(tensor)
     mode = str(mode).upper()
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
@@ -289,7 +285,7 @@ def tile(input, multiples, name=None):
     >>> tf.tile(tf.array([1, 2]), [2]).tolist()
     [1, 2, 1, 2]
     """
-    input = _as_array(input)
+    input = as_array(input)
     multiples = tuple(int(m) for m in multiples)
     if len(multiples) != len(input.shape) or min(multiples, default=0) < 0:
         raise ShapeError(f"tile: multiples {list(multiples)} need {len(input.shape)} non-negative "
@@ -333,7 +329,7 @@ def concat(values, axis, name=None):
     >>> tf.concat([tf.zeros([2, 1]), tf.ones([2, 2])], axis=1).shape
     TensorShape([2, 3])
     """
-    values = [_as_array(v) for v in values]
+    values = [as_array(v) for v in values]
     if not values:
         raise ShapeError("concat: needs at least one array")
     rank = len(values[0].shape)
@@ -353,7 +349,7 @@ def stack(values, axis=0, name=None):
     >>> tf.stack([tf.zeros([2]), tf.ones([2])]).shape
     TensorShape([2, 2])
     """
-    values = [_as_array(v) for v in values]
+    values = [as_array(v) for v in values]
     if not values:
         raise ShapeError("stack: needs at least one array")
     shape = values[0].shape
@@ -371,7 +367,7 @@ def stack(values, axis=0, name=None):
 def unstack(value, num=None, axis=0, name=None):
     """The slices of `x` along `axis`, each without that axis (tf.unstack); `num`, when
     given, must be that axis's size."""
-    value = _as_array(value)
+    value = as_array(value)
     if not value.shape:
         raise ShapeError("unstack: cannot unstack a rank-0 tensor (it has no axis)")
     axis = normalize_axis("unstack", axis, len(value.shape))
@@ -429,7 +425,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     >>> tf.gather(tf.array([10, 20, 30]), tf.array([2, 0])).tolist()
     [30, 10]
     """
-    params = _as_array(params)
+    params = as_array(params)
     indices = indices if isinstance(indices, NDArray) else from_numpy(to_numpy(indices, "int32"))
     rank = len(params.shape)
     batch_dims = int(batch_dims)
@@ -475,7 +471,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     >>> tf.unsorted_segment_sum(tf.array([1, 2, 3]), tf.array([1, 0, 1]), 2).tolist()
     [2, 4]
     """
-    data = _as_array(data)
+    data = as_array(data)
     ids = segment_ids if isinstance(segment_ids, NDArray) else \
         from_numpy(to_numpy(segment_ids, "int32"))
     check_segment_ids(ids, int(num_segments))

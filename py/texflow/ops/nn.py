@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes
 from ..dtypes import float32, int32
 from ..engine import seeds
-from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.ndarray import NDArray, as_array, from_numpy, to_numpy
 from ..engine.registry import export
 from ..engine.seeds import drawn_each_call
 from ..engine.trace import dry, traced
@@ -20,12 +20,8 @@ from .index_checks import check_labels, host_values
 from .movement import expand_dims, reshape
 
 
-def _as_array(x):
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
-
-
 def _float(x, name):
-    x = _as_array(x)
+    x = as_array(x)
     if x.dtype != float32:
         raise OpDTypeError(f"{name} needs float32 input, received {x.dtype}")
     return x
@@ -76,7 +72,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     give a NaN loss for that example there (TensorFlow's GPU kernels do the same).
     """
     logits = _float(logits, "sparse_softmax_cross_entropy")
-    labels = _as_array(labels)
+    labels = as_array(labels)
     if labels.dtype != int32:
         raise OpDTypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 "
                          f"class indices, received {labels.dtype}")
@@ -118,7 +114,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 @export("tf", "nn", "dl")
 def leaky_relu(features, alpha=0.2, name=None):
     """features if features > 0 else alpha * features (TensorFlow's default alpha is 0.2)."""
-    features = _as_array(features)
+    features = as_array(features)
     return ew.where(ew.greater(features, 0), features, ew.mul(features, float(alpha)))
 
 
@@ -170,7 +166,7 @@ def bias_add(value, bias, data_format=None, name=None):
     >>> tf.nn.bias_add(tf.zeros([2, 3]), [1.0, 2.0, 3.0]).tolist()[0]
     [1.0, 2.0, 3.0]
     """
-    value = _as_array(value)
+    value = as_array(value)
     bias = bias if isinstance(bias, NDArray) else from_numpy(to_numpy(bias, value.dtype))
     if len(value.shape) < 2:
         raise InvalidArgumentError(f"bias_add: the input tensor must be at least 2D: "
@@ -209,7 +205,7 @@ def scale_regularization_loss(regularization_loss):
     >>> tf.nn.scale_regularization_loss(tf.constant([1.0, 2.0])).get()
     3.0
     """
-    total = rd.sum(_as_array(regularization_loss))
+    total = rd.sum(as_array(regularization_loss))
     return ew.div(total, float(_replicas[0]("scale_regularization_loss")))
 
 
@@ -224,14 +220,14 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     >>> tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0, 4.0])).get()
     2.5
     """
-    loss = _as_array(per_example_loss)
+    loss = as_array(per_example_loss)
     if not loss.shape:
         raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor "
                          f"with at least rank 1. Received per_example_loss={loss.get()} with "
                          "rank 0")
     dtype = loss.dtype
     if sample_weight is not None:
-        weight = ew.cast(_as_array(sample_weight), float32)
+        weight = ew.cast(as_array(sample_weight), float32)
         lossf = ew.cast(loss, float32)
         if len(weight.shape) == len(lossf.shape) + 1 and weight.shape[-1] == 1:
             weight = reshape(weight, weight.shape[:-1])
@@ -260,7 +256,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
 @export("tf", "dl")
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """`x` limited to [clip_value_min, clip_value_max]."""
-    return ew.minimum(ew.maximum(_as_array(t), clip_value_min), clip_value_max)
+    return ew.minimum(ew.maximum(as_array(t), clip_value_min), clip_value_max)
 
 
 @export("tf", "dl")
@@ -272,7 +268,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     >>> tf.one_hot(tf.array([0, 2]), 3).tolist()
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
-    indices = _as_array(indices)
+    indices = as_array(indices)
     if indices.dtype != int32:
         raise OpDTypeError(f"one_hot: indices must be int32, received {indices.dtype}")
     dtype = _one_hot_dtype(on_value, off_value, dtype)
@@ -360,7 +356,7 @@ EPSILON = 1e-7  # Keras's backend epsilon: probabilities are clipped to [eps, 1 
 
 
 def _class_labels(labels, logits, name):
-    labels = _as_array(labels)
+    labels = as_array(labels)
     if labels.shape == logits.shape[:-1] + (1,):
         labels = reshape(labels, labels.shape[:-1])
     if labels.dtype != int32:

@@ -10,9 +10,10 @@ TensorFlow's, made here because its 1-D functions check more than the 2-D kernel
 texflow shares (explicit padding smaller than the window, a negative output size).
 """
 
+from ..engine.ndarray import as_array
 from ..engine.registry import export
 from ..errors import InvalidArgumentError, UnimplementedError
-from .conv import _as_array, avg_pool, max_pool
+from .conv import avg_pool, max_pool
 from .movement import reshape
 
 
@@ -76,7 +77,7 @@ def _pool1d(name, pool2d, input, ksize, strides, padding, data_format):
     if data_format not in (None, "NWC"):
         raise InvalidArgumentError(f"{name}: texflow pools data_format='NWC' only (channels "
                                    f"last), received {data_format!r}; transpose the input")
-    x = _as_array(input)
+    x = as_array(input)
     if len(x.shape) != 3:
         raise InvalidArgumentError(f"{name}: input must be [batch, width, channels] of rank "
                                    f"3, received shape {list(x.shape)}")
@@ -169,7 +170,7 @@ def pool3d_args(op, input, ksize, strides, padding, data_format):  # noqa: A002
     if padding not in ("SAME", "VALID"):
         raise InvalidArgumentError(f"Value for attr 'padding' of \"{padding}\" is not in "
                                    "the list of allowed values: \"SAME\", \"VALID\"")
-    x = _as_array(input)
+    x = as_array(input)
     if len(x.shape) != 5:
         raise InvalidArgumentError(f"{op}: input must be 5-dimensional [batch, depth, "
                                    f"height, width, channels], received shape "

@@ -8,7 +8,7 @@ lowest value (-inf for float32), min the highest, mean NaN.
 
 from .. import dtypes
 from ..dtypes import bool_, float32, int32
-from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.ndarray import NDArray, as_array
 from ..engine.registry import def_op, export
 from ..engine.run import run_op
 from ..engine.scope import scope
@@ -16,10 +16,6 @@ from ..errors import InvalidArgumentError, OpDTypeError, ShapeError
 from . import elementwise as ew
 from .movement import broadcast_to, reshape
 from .shape_util import normalize_axes, normalize_axis, reduced_shape
-
-
-def _as_array(x):
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
 
 
 def _reduce_infer(name, dtype_rule):
@@ -86,7 +82,7 @@ _min = def_op("min", _reduce_infer("min", lambda d: d), grad=_extreme_grad)
 
 
 def _reduction(op, x, axis, keepdims):
-    x = _as_array(x)
+    x = as_array(x)
     axes = normalize_axes(op.name, axis, len(x.shape))
     return run_op(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
 
@@ -140,7 +136,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     >>> round(tf.math.reduce_variance(tf.constant([1.0, 2.0, 4.0])).get(), 4)
     1.5556
     """
-    x = _as_array(input_tensor)
+    x = as_array(input_tensor)
     if x.dtype != float32:
         raise TypeError(f"reduce_variance: input must be real or complex, received "
                         f"{x.dtype}")
@@ -154,7 +150,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 @export("math")
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """The standard deviation along `axis`: sqrt(reduce_variance); float32 only."""
-    x = _as_array(input_tensor)
+    x = as_array(input_tensor)
     if x.dtype != float32:
         raise TypeError(f"reduce_std: input must be real or complex, received {x.dtype}")
     return ew.sqrt(reduce_variance(x, axis, keepdims))
@@ -187,7 +183,7 @@ def mean(input_tensor, axis=None, keepdims=False, name=None):
     >>> tf.mean(tf.array([1, 2])).get()
     1.5
     """
-    x = _as_array(input_tensor)
+    x = as_array(input_tensor)
     axes = normalize_axes("mean", axis, len(x.shape))
     count = 1
     for a in axes:
@@ -216,7 +212,7 @@ _argmin = def_op("argmin", _arg_infer("argmin"))
 
 
 def _arg_reduction(op, x, axis, keepdims):
-    x = _as_array(x)
+    x = as_array(x)
     if axis is None:
         rank = len(x.shape)
         out = run_op(op, (reshape(x, (-1,)),), {"axis": 0, "keepdims": False})
@@ -242,7 +238,7 @@ def arg_min(x, axis=None, keepdims=False):
 
 
 def _tf_arg(op, input, axis, output_type):  # noqa: A002
-    x = _as_array(input)
+    x = as_array(input)
     out = dtypes.as_dtype(output_type)
     if out not in (dtypes.int32, dtypes.int64, dtypes.int16, dtypes.uint16):
         raise InvalidArgumentError(f"Value for attr 'output_type' of {out.name} is not in the "
@@ -292,7 +288,7 @@ def logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     >>> round(tf.logsumexp(tf.array([0.0, 0.0])).get(), 4)
     0.6931
     """
-    x = _as_array(input_tensor)
+    x = as_array(input_tensor)
     if x.dtype == bool_:
         raise OpDTypeError("logsumexp does not accept bool input; cast it first")
     axes = normalize_axes("logsumexp", axis, len(x.shape))

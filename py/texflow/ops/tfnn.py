@@ -8,6 +8,7 @@ tf.nn.max_pool and tf.nn.avg_pool pick the pooling by the input's rank (3: NWC, 
 5: NDHWC), as TensorFlow's do.
 """
 
+from ..engine.ndarray import as_array
 from ..engine.registry import export
 from . import conv
 from .pool3d import max_pool3d
@@ -54,7 +55,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
 
 
 def _by_rank(pools, input, ksize, strides, padding, data_format):  # noqa: A002
-    x = conv._as_array(input)
+    x = as_array(input)
     rank = len(x.shape)
     if rank not in pools:
         raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: "
