@@ -1,6 +1,10 @@
 """tf.image's errors that TensorFlow cannot record for us (tests/tfdiff/snippets_image.py
 has TensorFlow's own): static arguments inside tf.function, texflow's messages where
-TensorFlow's name its kernels, and numpy uint8 data against int32 tensors."""
+TensorFlow's name its kernels, numpy uint8 data against int32 tensors, and tf.image's
+names (TensorFlow's only; tests/unit/test_tf_signatures.py checks their parameters)."""
+
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,3 +51,11 @@ def test_resize_methods_are_tensorflows_names():
     assert tf.image.ResizeMethod.BILINEAR == "bilinear"
     with pytest.raises(ValueError, match="Resize method is not implemented: Area"):
         tf.image.resize(tf.zeros([2, 2, 1]), [1, 1], "Area")
+
+
+def test_publishes_only_tensorflows_names():
+    fixture = Path(__file__).resolve().parent.parent / "data" / "fixtures" / "tf_signatures.json"
+    recorded = json.loads(fixture.read_text())["signatures"]
+    public = {n for n in dir(tf.image) if not n.startswith("_")} - {"ResizeMethod"}
+    assert all(recorded.get("tf.image." + n) for n in public), sorted(
+        n for n in public if not recorded.get("tf.image." + n))

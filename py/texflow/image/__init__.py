@@ -6,17 +6,17 @@ Images are [height, width, channels], batches [batch, height, width, channels]. 
 offsets and `k` must be known when a function is traced (texflow traces static shapes).
 """
 
-from .color import (adjust_brightness, adjust_contrast, adjust_gamma, convert_image_dtype,
+from ._color import (adjust_brightness, adjust_contrast, adjust_gamma, convert_image_dtype,
                     grayscale_to_rgb, per_image_standardization, rgb_to_grayscale)
-from .geometry import (central_crop, crop_to_bounding_box, flip_left_right, flip_up_down,
+from ._geometry import (central_crop, crop_to_bounding_box, flip_left_right, flip_up_down,
                        pad_to_bounding_box, resize_with_crop_or_pad, rot90)
-from .geometry import transpose_image as transpose
-from .quality import image_gradients, psnr, total_variation
-from .random_ops import (random_brightness, random_contrast, random_flip_left_right,
+from ._geometry import transpose_image as transpose
+from ._quality import image_gradients, psnr, total_variation
+from ._random_ops import (random_brightness, random_contrast, random_flip_left_right,
                          random_flip_up_down, stateless_random_brightness,
                          stateless_random_contrast, stateless_random_flip_left_right,
                          stateless_random_flip_up_down)
-from .sampling import ResizeMethod, resize, resize_with_pad
+from ._sampling import ResizeMethod, resize, resize_with_pad
 
 __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma",
            "central_crop", "convert_image_dtype", "crop_to_bounding_box", "flip_left_right",

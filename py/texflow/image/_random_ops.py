@@ -16,8 +16,8 @@ from ..ops.creation import constant
 from ..ops.elementwise import less, where
 from ..ops.math_extra import round  # noqa: A004
 from ..ops.movement import reshape, reverse
-from .checks import as_image, rank_3_or_4
-from .color import adjust_brightness, adjust_contrast
+from ._checks import as_image, rank_3_or_4
+from ._color import adjust_brightness, adjust_contrast
 
 
 def _stateless(seed, fn):

@@ -11,7 +11,7 @@ from ..ops.elementwise import add, cast, div, floordiv, maximum, minimum, mul, p
 from ..ops.linalg import tensordot
 from ..ops.movement import expand_dims, tile
 from ..ops.reduce import mean, reduce_std
-from .checks import as_image, at_least_3d, number_dtype, shape_text
+from ._checks import as_image, at_least_3d, number_dtype, shape_text
 
 _STORED = (dtypes.float32, dtypes.float16)  # TensorFlow adjusts these without converting
 
@@ -29,7 +29,7 @@ def _saturate_cast(value, dtype):
     return cast(value, dtype)
 
 
-def _convert(image, source, dtype, saturate):
+def convert_values(image, source, dtype, saturate):
     """convert_image_dtype of a tensor whose values are in `source`'s range."""
     number_dtype(source)
     if source == dtype:
@@ -63,7 +63,7 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
     """
     dtype = number_dtype(dtypes.as_dtype(dtype), "dtype")
     image, source = as_image(image)
-    return _convert(image, source, dtype, saturate)
+    return convert_values(image, source, dtype, saturate)
 
 
 def _as_float(image):
@@ -71,7 +71,7 @@ def _as_float(image):
     image, source = as_image(image)
     if source in _STORED:
         return image, source
-    return _convert(image, source, dtypes.float32, False), source
+    return convert_values(image, source, dtypes.float32, False), source
 
 
 def adjust_brightness(image, delta):
@@ -82,7 +82,7 @@ def adjust_brightness(image, delta):
     array([0.75], dtype=float32)
     """
     flt, source = _as_float(image)
-    return _convert(add(flt, cast(delta, flt.dtype)), dtypes.float32, source, True)
+    return convert_values(add(flt, cast(delta, flt.dtype)), dtypes.float32, source, True)
 
 
 def adjust_contrast(images, contrast_factor):
@@ -98,7 +98,7 @@ def adjust_contrast(images, contrast_factor):
         raise InvalidArgumentError(f"input must be at least 3-D, got shape[{dims}]")
     centre = mean(flt, axis=[-3, -2], keepdims=True)
     adjusted = add(mul(sub(flt, centre), cast(contrast_factor, dtypes.float32)), centre)
-    return _convert(adjusted, dtypes.float32, source, True)
+    return convert_values(adjusted, dtypes.float32, source, True)
 
 
 def adjust_gamma(image, gamma=1, gain=1):
@@ -113,7 +113,7 @@ def adjust_gamma(image, gamma=1, gain=1):
         error = InvalidArgumentError if isinstance(gamma, NDArray) else ValueError
         raise error("Gamma should be a non-negative real number.")
     adjusted = mul(cast(gain, dtypes.float32), pow(flt, cast(gamma, dtypes.float32)))
-    return _convert(adjusted, dtypes.float32, source, True)
+    return convert_values(adjusted, dtypes.float32, source, True)
 
 
 _RGB_WEIGHTS = [0.2989, 0.5870, 0.1140]
@@ -131,9 +131,9 @@ def rgb_to_grayscale(images, name=None):
     if not shape or shape[-1] != 3:
         raise InvalidArgumentError(f"rgb_to_grayscale: the last dimension of 'images' must be"
                                    f" 3 (red, green, blue); got shape {shape_text(shape)}")
-    flt = _convert(images, source, dtypes.float32, False)
+    flt = convert_values(images, source, dtypes.float32, False)
     gray = tensordot(flt, np.array(_RGB_WEIGHTS, np.float32), [[-1], [-1]])
-    return _convert(expand_dims(gray, -1), dtypes.float32, source, False)
+    return convert_values(expand_dims(gray, -1), dtypes.float32, source, False)
 
 
 def grayscale_to_rgb(images, name=None):

@@ -11,8 +11,8 @@ from ..framework import get_static_value
 from ..ops.creation import constant
 from ..ops.elementwise import add, cast, mul, sub
 from ..ops.movement import gather
-from .checks import as_image, batched, no_bool, rank_3_or_4, static_int
-from .geometry import pad_to_bounding_box
+from ._checks import as_image, batched, no_bool, rank_3_or_4, static_int
+from ._geometry import pad_to_bounding_box
 
 
 class ResizeMethod:

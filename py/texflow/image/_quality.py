@@ -9,8 +9,8 @@ from ..ops.math_extra import squared_difference
 from ..ops.movement import concat
 from ..ops.creation import zeros
 from ..ops.reduce import mean, sum  # noqa: A004
-from .checks import as_image, shape_text
-from .color import _convert
+from ._checks import as_image, shape_text
+from ._color import convert_values
 
 
 def total_variation(images, name=None):
@@ -73,9 +73,9 @@ def psnr(a, b, max_val, name=None):
     b, source_b = as_image(b, "b")
     peak = (cast(max_val, source) if isinstance(max_val, NDArray)
             else np.asarray(max_val, source.as_numpy_dtype))
-    peak = _convert(peak, source, dtypes.float32, False)
-    a = _convert(a, source, dtypes.float32, False)
-    b = _convert(b, source_b, dtypes.float32, False)
+    peak = convert_values(peak, source, dtypes.float32, False)
+    a = convert_values(a, source, dtypes.float32, False)
+    b = convert_values(b, source_b, dtypes.float32, False)
     error = mean(squared_difference(a, b), axis=[-3, -2, -1])  # broadcasting errors first
     _compatible(a, b)
     return sub(mul(log(peak), float(np.float32(20 / np.log(10.0)))),

@@ -2,7 +2,7 @@
 [batch,] height, width, channels layout, so gradients and fusion come from those ops."""
 
 from ..ops.movement import pad, reverse, slice, transpose  # noqa: A004
-from .checks import as_image, at_least_3d, rank_3_or_4, static_int
+from ._checks import as_image, at_least_3d, rank_3_or_4, static_int
 
 
 def flip_left_right(image):
