@@ -1,0 +1,104 @@
+"""numpy kernels of tf.linalg's determinants, inverses and solvers (ops/solve.py). They are
+host-only ops: every backend runs these on the host, in float64 with numpy's LAPACK, and
+rounds the results to float32."""
+
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from ..base import kernel
+
+_last = [None]  # ((op, attrs, shape, input bytes), outputs) of the last multi-output call
+
+
+def once(name, x, attrs, compute):
+    """compute(x in float64) for op `name` with `attrs`: an op of several outputs is
+    called once per output (`output_index`), and this keeps the last factorization, so
+    that its outputs come from one call."""
+    key = (name, attrs, x.shape, x.tobytes())
+    if _last[0] is None or _last[0][0] != key:
+        _last[0] = (key, compute(np.asarray(x, np.float64)))
+    return _last[0][1]
+
+
+def _swap(x):
+    return np.swapaxes(x, -1, -2)
+
+
+def _invertible(a, message):
+    """TensorFlow's inverse and solve refuse an LU factorization with a zero (or NaN)
+    pivot; numpy's LAPACK calls raise for a zero pivot, NaN is checked here."""
+    if np.isnan(a).any():
+        raise InvalidArgumentError(message)
+
+
+@kernel("matrix_determinant", "numpy")
+def matrix_determinant(k, x):
+    return np.linalg.det(np.asarray(x, np.float64))
+
+
+@kernel("log_matrix_determinant", "numpy")
+def log_matrix_determinant(k, x, output_index):
+    sign, log_abs = once("slogdet", x, (), np.linalg.slogdet)
+    return (sign, log_abs)[output_index]
+
+
+@kernel("matrix_inverse", "numpy")
+def matrix_inverse(k, x, adjoint):
+    a = np.asarray(x, np.float64)
+    _invertible(a, "Input is not invertible.")
+    try:
+        inverse = np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise InvalidArgumentError("Input is not invertible.") from None
+    return _swap(inverse) if adjoint else inverse
+
+
+@kernel("matrix_solve", "numpy")
+def matrix_solve(k, a, b, adjoint):
+    a = np.asarray(a, np.float64)
+    _invertible(a, "Input matrix is not invertible.")
+    try:
+        return np.linalg.solve(_swap(a) if adjoint else a, np.asarray(b, np.float64))
+    except np.linalg.LinAlgError:
+        raise InvalidArgumentError("Input matrix is not invertible.") from None
+
+
+@kernel("matrix_triangular_solve", "numpy")
+def matrix_triangular_solve(k, a, b, lower, adjoint):
+    """Forward (backward) substitution, one row at a time over the whole batch: a zero
+    on the diagonal gives infinities and NaNs, as TensorFlow's, not an error."""
+    batch = tuple(k.out_shape[:-2])
+    t = np.asarray(a, np.float64)
+    t = np.broadcast_to(np.tril(t) if lower else np.triu(t), batch + t.shape[-2:])
+    b = np.broadcast_to(np.asarray(b, np.float64), batch + b.shape[-2:])
+    if adjoint:
+        t, lower = _swap(t), not lower
+    n = t.shape[-1]
+    x = np.zeros(batch + b.shape[-2:])
+    with np.errstate(all="ignore"):
+        for i in range(n) if lower else range(n - 1, -1, -1):
+            done = slice(0, i) if lower else slice(i + 1, n)
+            known = (t[..., i:i + 1, done] @ x[..., done, :])[..., 0, :]
+            x[..., i, :] = (b[..., i, :] - known) / t[..., i, i:i + 1]
+    return x
+
+
+@kernel("cholesky", "numpy")
+def cholesky(k, x):
+    """The lower factor, reading the lower triangle only; a matrix that is not positive
+    definite gives NaN on and below the diagonal (TensorFlow's CPU kernel), not an
+    error."""
+    a = np.asarray(x, np.float64)
+    try:
+        return np.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        pass
+    flat = a.reshape((-1,) + a.shape[-2:])
+    out = np.empty_like(flat)
+    failed = np.where(np.tri(a.shape[-1], dtype=bool), np.nan, 0.0)
+    for i, matrix in enumerate(flat):
+        try:
+            out[i] = np.linalg.cholesky(matrix)
+        except np.linalg.LinAlgError:
+            out[i] = failed
+    return out.reshape(a.shape)
