@@ -26,8 +26,10 @@ def _swap(x):
 
 def _invertible(a, message):
     """TensorFlow's inverse and solve refuse an LU factorization with a zero (or NaN)
-    pivot; numpy's LAPACK calls raise for a zero pivot, NaN is checked here."""
-    if np.isnan(a).any():
+    pivot. slogdet's sign is 0 exactly for a zero pivot of LAPACK's LU; numpy's own
+    LinAlgError cannot be relied on: it comes from floating-point status flags, which
+    WebAssembly lacks (in Pyodide a singular matrix gives NaN and no error)."""
+    if np.isnan(a).any() or (np.linalg.slogdet(a)[0] == 0).any():
         raise InvalidArgumentError(message)
 
 
@@ -46,10 +48,7 @@ def log_matrix_determinant(k, x, output_index):
 def matrix_inverse(k, x, adjoint):
     a = np.asarray(x, np.float64)
     _invertible(a, "Input is not invertible.")
-    try:
-        inverse = np.linalg.inv(a)
-    except np.linalg.LinAlgError:
-        raise InvalidArgumentError("Input is not invertible.") from None
+    inverse = np.linalg.inv(a)
     return _swap(inverse) if adjoint else inverse
 
 
@@ -57,10 +56,7 @@ def matrix_inverse(k, x, adjoint):
 def matrix_solve(k, a, b, adjoint):
     a = np.asarray(a, np.float64)
     _invertible(a, "Input matrix is not invertible.")
-    try:
-        return np.linalg.solve(_swap(a) if adjoint else a, np.asarray(b, np.float64))
-    except np.linalg.LinAlgError:
-        raise InvalidArgumentError("Input matrix is not invertible.") from None
+    return np.linalg.solve(_swap(a) if adjoint else a, np.asarray(b, np.float64))
 
 
 @kernel("matrix_triangular_solve", "numpy")
@@ -86,19 +82,18 @@ def matrix_triangular_solve(k, a, b, lower, adjoint):
 @kernel("cholesky", "numpy")
 def cholesky(k, x):
     """The lower factor, reading the lower triangle only; a matrix that is not positive
-    definite gives NaN on and below the diagonal (TensorFlow's CPU kernel), not an
-    error."""
+    definite gives NaN on and below the diagonal and 0 above (TensorFlow's CPU kernel),
+    not an error. numpy fills such a matrix with NaN and raises natively (one failure
+    fails the batch: then each matrix alone), not in Pyodide (no floating-point flags)."""
     a = np.asarray(x, np.float64)
     try:
-        return np.linalg.cholesky(a)
+        factor = np.linalg.cholesky(a)
     except np.linalg.LinAlgError:
-        pass
-    flat = a.reshape((-1,) + a.shape[-2:])
-    out = np.empty_like(flat)
-    failed = np.where(np.tri(a.shape[-1], dtype=bool), np.nan, 0.0)
-    for i, matrix in enumerate(flat):
-        try:
-            out[i] = np.linalg.cholesky(matrix)
-        except np.linalg.LinAlgError:
-            out[i] = failed
-    return out.reshape(a.shape)
+        factor = np.empty_like(a)
+        flat = factor.reshape((-1,) + a.shape[-2:])
+        for i, matrix in enumerate(a.reshape(flat.shape)):
+            try:
+                flat[i] = np.linalg.cholesky(matrix)
+            except np.linalg.LinAlgError:
+                flat[i] = np.nan
+    return np.where(np.tri(a.shape[-1], dtype=bool), factor, 0.0)
