@@ -14,7 +14,7 @@ def _swap(x):
 @kernel("qr", "numpy")
 def qr(k, x, full_matrices, output_index):
     mode = "complete" if full_matrices else "reduced"
-    return once("qr", x, mode, lambda a: np.linalg.qr(a, mode=mode))[output_index]
+    return once("qr", x, mode, lambda a: tuple(np.linalg.qr(a, mode=mode)), output_index)
 
 
 def _eye(shape):
@@ -33,7 +33,7 @@ def _svd(a, full_matrices):
 
 @kernel("svd", "numpy")
 def svd(k, x, full_matrices, output_index):
-    return once("svd", x, full_matrices, lambda a: _svd(a, full_matrices))[output_index]
+    return once("svd", x, full_matrices, lambda a: _svd(a, full_matrices), output_index)
 
 
 @kernel("singular_values", "numpy")
@@ -47,7 +47,7 @@ def singular_values(k, x):
 @kernel("self_adjoint_eig", "numpy")
 def self_adjoint_eig(k, x, output_index):
     """Ascending eigenvalues and eigenvectors, reading the lower triangle only."""
-    return once("eigh", x, (), lambda a: np.linalg.eigh(a, UPLO="L"))[output_index]
+    return once("eigh", x, (), lambda a: tuple(np.linalg.eigh(a, UPLO="L")), output_index)
 
 
 @kernel("self_adjoint_eigvals", "numpy")

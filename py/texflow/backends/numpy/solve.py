@@ -7,17 +7,20 @@ import numpy as np
 from ...errors import InvalidArgumentError
 from ..base import kernel
 
-_last = [None]  # ((op, attrs, shape, input bytes), outputs) of the last multi-output call
+_last = [None]  # ((op, attrs, shape, input bytes), outputs) of a multi-output call
 
 
-def once(name, x, attrs, compute):
-    """compute(x in float64) for op `name` with `attrs`: an op of several outputs is
-    called once per output (`output_index`), and this keeps the last factorization, so
-    that its outputs come from one call."""
+def once(name, x, attrs, compute, output_index):
+    """Output `output_index` of compute(x in float64) for op `name` with `attrs`. An op of
+    several outputs is called once per output, in order (engine/run.py `_run_on_host`):
+    the factorization made for the first is kept until the last has been taken."""
     key = (name, attrs, x.shape, x.tobytes())
     if _last[0] is None or _last[0][0] != key:
         _last[0] = (key, compute(np.asarray(x, np.float64)))
-    return _last[0][1]
+    outputs = _last[0][1]
+    if output_index == len(outputs) - 1:
+        _last[0] = None
+    return outputs[output_index]
 
 
 def _swap(x):
@@ -40,8 +43,7 @@ def matrix_determinant(k, x):
 
 @kernel("log_matrix_determinant", "numpy")
 def log_matrix_determinant(k, x, output_index):
-    sign, log_abs = once("slogdet", x, (), np.linalg.slogdet)
-    return (sign, log_abs)[output_index]
+    return once("slogdet", x, (), lambda a: tuple(np.linalg.slogdet(a)), output_index)
 
 
 @kernel("matrix_inverse", "numpy")
