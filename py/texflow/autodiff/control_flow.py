@@ -1,9 +1,10 @@
 """`tf.cond` and `tf.while_loop`, eagerly and inside `tf.function`.
 
 Eagerly (and inside a trace, when the predicate is a Python value or a tensor
-from outside the trace) the predicate is read and Python runs the chosen
-branch or loops, as TensorFlow's eager mode does. Inside a trace a predicate
-computed from traced values is unknown until a call runs, so:
+the same at every call: from outside the trace, or computed from constants) the
+predicate is read and Python runs the chosen branch or loops, as TensorFlow's
+eager mode does. Inside a trace a predicate computed from traced values is
+unknown until a call runs, so:
 
 - `cond` traces both branches and selects each output with `tf.where`; the
   branches must be free of side effects (Variable assignments, random draws,
@@ -24,9 +25,14 @@ from ..ops import elementwise as ew
 
 
 def _traced_predicate(pred):
+    """Whether `pred` differs per call of the function being traced; one the same at every
+    call (computed from constants: a loop counter started at tf.constant(0)) is read."""
     tracer = trace.active()
-    return tracer is not None and isinstance(pred, NDArray) and (
-        tracer.is_traced(pred) or getattr(pred, "_traced_as_state", False))
+    if tracer is None or not isinstance(pred, NDArray):
+        return False
+    if getattr(pred, "_traced_as_state", False):
+        return True
+    return tracer.is_traced(pred) and trace.known_value(pred) is None
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
