@@ -215,4 +215,34 @@ def step(v):
     return loss, t.gradient(loss, w)
 (step(x / 4), step(x / 8))
 """,
+    # -- a traced index: tf.while_loop with maximum_iterations, an index argument ------------
+    "tensor_array_loop/masked_while": _X + """
+x = tf.concat([x, x[:1] + 6.], 0)
+def run(v, limit):
+    ta = tf.TensorArray(tf.float32, size=4, element_shape=[2])
+    def cond(i, s, ta):
+        return tf.logical_and(i < 4, tf.reduce_sum(s) < limit)
+    def body(i, s, ta):
+        s = s + tf.gather(v, i)
+        return i + 1, s, ta.write(i, s * 2.)
+    i, s, ta = tf.while_loop(cond, body, (tf.constant(0), tf.zeros([2]), ta),
+                             maximum_iterations=4)
+    return i, s, ta.stack(), ta.read(tf.maximum(i - 1, 0))
+def grads(v, limit):
+    with tf.GradientTape() as t:
+        t.watch(v)
+        out = run(v, limit)
+        loss = tf.reduce_sum(out[2] ** 2) + tf.reduce_sum(out[3])
+    return out, tf.convert_to_tensor(t.gradient(loss, v))  # TensorFlow's is IndexedSlices
+f = tf.function(grads)
+[(grads(x, tf.constant(k)), f(x, tf.constant(k))) for k in (5., 12., 100.)]
+""",
+    "tensor_array_loop/index_argument": _X + """
+@tf.function
+def f(v, k):
+    ta = tf.TensorArray(tf.float32, size=3, clear_after_read=False)
+    ta = ta.write(k, v[0] * 2.).write(2 - k, v[1])
+    return ta.stack(), ta.read(k), ta.read(2), ta.size()
+(f(x, tf.constant(0)), f(x, tf.constant(1)), f(x, tf.constant(2)))
+""",
 }

@@ -22,6 +22,7 @@ from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError, OperatorNotAllowedInGraphError
 from ..ops import creation, movement, reduce
 from ..ops import elementwise as ew
+from . import tensor_array
 
 
 def _traced_predicate(pred):
@@ -77,8 +78,14 @@ def _masked_loop(cond, body, values, test, maximum_iterations, step, single):
             "by texflow's tf.function without `maximum_iterations` (a Python int): give "
             "one, or loop in Python over Python values (unrolled at trace time).")
     while True:
-        new = _as_list(_pure(lambda: body(*values), "while_loop"))
-        values = [ew.where(test, n, v) for n, v in zip(new, values)]
+        guards = tensor_array.GUARDS
+        guards.append(ew.logical_and(guards[-1], test) if guards else test)
+        try:
+            new = _as_list(_pure(lambda: body(*values), "while_loop"))
+        finally:
+            tensor_array.GUARDS.pop()
+        values = [n._select(test, v) if isinstance(n, tensor_array.TensorArray) else
+                  ew.where(test, n, v) for n, v in zip(new, values)]
         step += 1
         if step >= maximum_iterations:
             break
@@ -94,7 +101,8 @@ def _pure(fn, what):
     tracer = trace.active()
     first = len(tracer.steps)
     result = fn()
-    if any(step[0] in ("assign", "host") for step in tracer.steps[first:]):
+    if any(step[0] == "assign" or step[0] == "host" and not getattr(step[1], "pure", False)
+           for step in tracer.steps[first:]):
         raise OperatorNotAllowedInGraphError(
             f"tf.{what} on a traced predicate runs every branch and selects the results, so "
             "its branches must not assign Variables, draw random numbers or print; move "

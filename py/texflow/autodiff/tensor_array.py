@@ -7,10 +7,17 @@ Eagerly it is TensorFlow's eager TensorArray: `write` changes the array and retu
 reads as zeros of the element shape, and the errors are TensorFlow's eager ones.
 While a tf.function traces, it is TensorFlow's graph TensorArray: `write`, `unstack`,
 `scatter` and `split` return a new TensorArray and leave the old one as it was (keep
-what they return: `ta = ta.write(i, x)`), and reads do not clear. Indices and sizes must
-then be known at trace time (Python numbers, constants, `tf.shape` of a traced value, the
-counter of a loop unrolled at trace time), and mistakes raise at trace time with the
-eager errors.
+what they return: `ta = ta.write(i, x)`), and reads do not clear. Sizes must then be
+known at trace time (Python numbers, constants, `tf.shape` of a traced value), and so
+are indices usually (the counter of a loop unrolled at trace time): mistakes then raise
+at trace time with the eager errors.
+
+An index computed from the function's arguments (the counter of a tf.while_loop traced
+with `maximum_iterations`) is known only when a call runs. Then the array is one tensor
+of shape [size] + element shape (the size fixed, the element shape known at that write):
+a write selects the new element with tf.where, a read gathers it, and the index is
+checked on the host at every call (OutOfRangeError as eagerly, as TensorFlow's graph
+TensorArray checks at run time).
 """
 
 import copy
@@ -22,6 +29,7 @@ from ..engine import trace
 from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError, OperatorNotAllowedInGraphError, OutOfRangeError
 from ..ops import array_ops, creation, movement
+from ..ops import elementwise as ew
 from ..tensor_shape import as_shape
 
 
@@ -60,6 +68,7 @@ class TensorArray:
         self._element_shape = as_shape(element_shape)
         self._elements = [None] * _host_int(size, "size")
         self._cleared = set()   # indices read (and freed) eagerly
+        self._dense = None      # the elements as one tensor, after a traced index
 
     # -- properties ----------------------------------------------------------------------
 
@@ -94,7 +103,7 @@ class TensorArray:
         """This array with `value` at `index` (see the module docstring for when it is a
         new array)."""
         out = self._target()
-        out._write(_host_int(index, "index"), value)
+        out._write(_host_int(index, "index", traced=True), value)
         # as TensorFlow's graph TensorArray, the shape a write infers is this array's too
         self._element_shape = out._element_shape
         return out
@@ -108,6 +117,7 @@ class TensorArray:
         out = self._target()
         out._elements = parts
         out._cleared = set()
+        out._dense = None
         return out
 
     def scatter(self, indices, value, name=None):
@@ -140,13 +150,17 @@ class TensorArray:
         out = self._target()
         out._elements = array_ops.split(value, [int(n) for n in lengths])
         out._cleared = set()
+        out._dense = None
         return out
 
     # -- reading -------------------------------------------------------------------------
 
     def read(self, index, name=None):
         """The element at `index` (zeros of the element shape if never written)."""
-        index = self._check_read(_host_int(index, "index"))
+        index = _host_int(index, "index", traced=True)
+        if isinstance(index, NDArray) or self._dense is not None:
+            return movement.gather(self._dense_values(), self._traced_index(index, "read"))
+        index = self._check_read(index)
         value = self._element(index)
         if self._clear_after_read and not trace.traced():
             self._elements[index] = None
@@ -155,6 +169,8 @@ class TensorArray:
 
     def stack(self, name=None):
         """The elements stacked along a new first axis."""
+        if self._dense is not None:
+            return self._dense
         if not self._elements:
             return self._empty()
         return movement.stack([self._element(i) for i in range(len(self._elements))])
@@ -164,11 +180,14 @@ class TensorArray:
         indices = [self._check_read(i) for i in _host_ints(indices, "indices")]
         if not indices:
             return self._empty()
+        if self._dense is not None:
+            return movement.gather(self._dense, indices)
         return movement.stack([self._element(i) for i in indices])
 
     def concat(self, name=None):
         """The elements joined along their first axis."""
-        parts = [self._element(i) for i in range(len(self._elements))]
+        parts = [self._element(i) for i in range(len(self._elements))] \
+            if self._dense is None else movement.unstack(self._dense)
         for i, part in enumerate(parts):
             if not part.shape:
                 raise InvalidArgumentError(f"Concat saw a scalar shape at index {i} but "
@@ -210,6 +229,49 @@ class TensorArray:
         out._cleared = set(self._cleared)
         return out
 
+    def _select(self, pred, other):
+        """This array where traced bool scalar `pred` holds, else `other` (a while_loop's
+        iteration taken only while its condition holds)."""
+        if not isinstance(other, TensorArray) or other._dtype != self._dtype or \
+                len(other._elements) != len(self._elements):
+            raise ValueError(f"tf.while_loop: a TensorArray loop variable became {other!r} "
+                             f"in the body, was {self!r}; keep its dtype and size")
+        if other._dense is None and self._dense is None and all(
+                a is b for a, b in zip(self._elements, other._elements)):
+            return self
+        shape = self._element_shape.merge_with(other._element_shape)
+        self._element_shape = other._element_shape = shape
+        out = self._target()
+        out._dense = ew.where(pred, self._dense_values(), other._dense_values())
+        return out
+
+    def _dense_values(self):
+        """The elements as one tensor (zeros where never written)."""
+        if self._dense is None:
+            if not self._elements:
+                return self._empty()
+            self._element(0)  # the element shape must be known (TensorFlow's message)
+            self._dense = movement.stack([self._element(i)
+                                          for i in range(len(self._elements))])
+        return self._dense
+
+    def _traced_index(self, index, what):
+        """`index` (an int or a traced int32 scalar) as an int32 tensor, checked against
+        the size at every call."""
+        if not isinstance(index, NDArray):
+            if what == "read":
+                self._check_read(index)
+            return creation.constant(index, dtypes.int32)
+        if index.dtype != dtypes.int32 or index.shape:
+            raise TypeError(f"TensorArray index must be an int32 scalar, received a "
+                            f"{index.dtype.name} tensor of shape {list(index.shape)}")
+        guard = GUARDS[-1] if GUARDS else None
+        _check_index(index, len(self._elements), what, guard)
+        if what == "write":
+            return index  # one outside the array selects no element
+        # a read in a while_loop iteration whose result is dropped may be outside it
+        return ew.minimum(ew.maximum(index, 0), max(len(self._elements) - 1, 0))
+
     def _convert(self, value):
         """`value` as a tensor: TensorFlow converts Python values to the array's dtype
         where they fit, else as they are (and the dtype check then names both)."""
@@ -227,6 +289,8 @@ class TensorArray:
         return value
 
     def _write(self, index, value):
+        if isinstance(index, NDArray) or self._dense is not None:
+            return self._write_dense(index, value)
         if index < 0:
             raise OutOfRangeError(f"Writing to negative indices (index {index}) is not "
                                   "allowed.")
@@ -236,6 +300,11 @@ class TensorArray:
                 raise OutOfRangeError(f"Tried to write to index {index} but array is not "
                                       f"resizeable and size is: {size} ")
             self._elements.extend([None] * (index + 1 - size))
+        value = self._checked_value(value)
+        self._elements[index] = value
+        self._cleared.discard(index)
+
+    def _checked_value(self, value):
         value = self._convert(value)
         shape = as_shape(value.shape)
         if not self._element_shape.is_compatible_with(shape):
@@ -243,8 +312,27 @@ class TensorArray:
                              f"({self._element_shape})")
         if self._infer_shape:
             self._element_shape = self._element_shape.merge_with(shape)
-        self._elements[index] = value
-        self._cleared.discard(index)
+        return value
+
+    def _write_dense(self, index, value):
+        if self._dynamic_size and isinstance(index, NDArray):
+            raise OperatorNotAllowedInGraphError(
+                "A TensorArray with dynamic_size=True cannot be written at an index "
+                "computed from the traced function's arguments (its size would be known "
+                "only when a call runs); give it a fixed size.")
+        if not isinstance(index, NDArray) and not 0 <= index < len(self._elements):
+            # the eager errors, or growth where dynamic: back to a list of elements
+            self._elements = movement.unstack(self._dense) if self._elements else []
+            self._dense = None
+            return self._write(index, value)
+        value = self._checked_value(value)
+        dense = self._dense_values() if self._dense is not None or any(
+            e is not None for e in self._elements) else creation.zeros(
+                [len(self._elements)] + list(value.shape), self._dtype)
+        index = self._traced_index(index, "write")
+        hit = ew.equal(creation.range_(len(self._elements)), index)
+        hit = movement.reshape(hit, [len(self._elements)] + [1] * len(value.shape))
+        self._dense = ew.where(hit, movement.expand_dims(value, 0), dense)
 
     def _check_read(self, index):
         if index < 0:
@@ -276,23 +364,27 @@ class TensorArray:
                               self._dtype)
 
 
-def _host_value(x, what):
-    """The value of `x` on the host; inside a trace it must be known at trace time."""
+def _host_value(x, what, traced=False):
+    """The value of `x` on the host; inside a trace it must be known at trace time, or
+    with `traced` is returned as it is."""
     if isinstance(x, NDArray):
         value = trace.known_value(x) if trace.traced() else x.numpy()
+        if value is None and traced:
+            return x
         if value is None:
             raise OperatorNotAllowedInGraphError(
                 f"TensorArray {what} computed from the traced function's arguments are not "
                 f"supported by texflow's tf.function (received a traced tensor of shape "
-                f"{list(x.shape)}): texflow unrolls loops at trace time, so each {what} must "
-                "be known then (a Python int, a constant, tf.shape(x), the counter of a "
-                "tf.while_loop whose condition is known at trace time).")
+                f"{list(x.shape)}): they must be known at trace time (Python ints, "
+                "constants, tf.shape(x), the counter of a loop unrolled at trace time).")
         return value
     return x
 
 
-def _host_int(x, what):
-    value = _host_value(x, what)
+def _host_int(x, what, traced=False):
+    value = _host_value(x, what, traced)
+    if isinstance(value, NDArray):
+        return value
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
@@ -305,3 +397,28 @@ def _host_ints(x, what):
     if value.ndim != 1 or (value.size and value.dtype.kind not in "iu"):
         raise TypeError(f"TensorArray {what} must be a vector of integers, received {x!r}")
     return [int(i) for i in value]
+
+
+# The conditions of the tf.while_loop iterations being traced (control_flow.py): an index
+# is checked only where its iteration's result is kept.
+GUARDS = []
+
+
+@trace.check_each_call
+def _check_index(index, size, what, guard):
+    """At every call: the eager errors for a traced index outside [0, size), unless
+    `guard` (a bool scalar or None) is false."""
+    if guard is not None and not bool(guard.numpy()):
+        return
+    i = int(index.numpy())
+    if i < 0:
+        verb = "Reading from" if what == "read" else "Writing to"
+        raise OutOfRangeError(f"{verb} negative indices (index {i}) is not allowed.")
+    if i >= size:
+        raise OutOfRangeError(f"Tried to read from index {i} but array size is: {size} "
+                              if what == "read" else
+                              f"Tried to write to index {i} but array is not resizeable and "
+                              f"size is: {size} ")
+
+
+_check_index.__wrapped__.pure = True  # only raises: control_flow may trace it in a branch
