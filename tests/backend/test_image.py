@@ -128,3 +128,21 @@ def test_random_crop_in_tf_function_draws_on_the_device():
         assert np.array_equal(out, images[top:top + 2, left:left + 3]), out[..., 0]
         corners.add((top, left))
     assert len(corners) > 1, "a tf.function cropped at the same place on every call"
+
+
+@each_backend
+def test_crop_and_resize_of_boxes_computed_in_tf_function():
+    images = np.arange(2 * 6 * 7 * 2, dtype=np.float32).reshape(2, 6, 7, 2)
+    raw = np.array([[0.1, 0.2, 0.9, 0.7], [-0.2, 0.0, 0.5, 1.1]], np.float32)
+
+    def crops(x, boxes):
+        # boxes computed on the device, as a detector's are
+        return tf.image.crop_and_resize(x, boxes * 1.0 + 0.0, [1, 0], [3, 4])
+
+    eager = tf.image.crop_and_resize(images, raw, [1, 0], [3, 4]).numpy()
+    got = tf.function(crops)(images, raw).numpy()
+    assert np.allclose(got, eager, rtol=1e-5, atol=1e-4), np.abs(got - eager).max()
+    # the second box reaches above and right of the image: its first row and last column
+    # are the extrapolation value
+    assert np.all(got[1, 0] == 0.0) and np.all(got[1, :, 3] == 0.0)
+    assert np.all(got[1, 1:, :3] != 0.0)
