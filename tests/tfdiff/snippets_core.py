@@ -14,6 +14,8 @@ _PRINT = ("import os, tempfile\npath = os.path.join(tempfile.mkdtemp(), 'out.txt
           "out = 'file://' + path\n")
 _READ = "\nopen(path).read()"
 
+_GEN = "g = tf.random.Generator.from_seed(1)\n"
+
 SNIPPETS = {
     # -- dtypes are objects ----------------------------------------------------------------
     "core_dtypes/attributes": "(tf.float32.name, tf.float32.size, tf.int32.size, "
@@ -189,6 +191,22 @@ SNIPPETS = {
     "core_random/uniform_int_needs_maxval": ("tf.random.uniform([2], dtype=tf.int32)",
                                              {"match": ["Must specify maxval"]}),
     "core_random/normal_int_error": "tf.random.normal([2], dtype=tf.int32)",
+    "core_random/uniform_dtype_int8": ("tf.random.uniform([2], maxval=5, dtype=tf.int8)",
+                                       {"match": ["<dtype: 'int8'>", "Accepted dtypes"]}),
+    "core_random/uniform_dtype_bool": ("tf.random.uniform([2], dtype=tf.bool)",
+                                       {"match": ["<dtype: 'bool'>"]}),
+    "core_random/uniform_dtype_complex": ("tf.random.uniform([2], dtype=tf.complex64)",
+                                          {"match": ["<dtype: 'complex64'>"]}),
+    "core_random/generator_uniform_int16": (_GEN + "g.uniform([2], maxval=4, dtype=tf.int16)",
+                                            {"match": ["int16", "int32, int64, uint32"]}),
+    "core_random/generator_uniform_bool": (_GEN + "g.uniform([2], dtype=tf.bool)",
+                                           {"match": ["dtype bool"]}),
+    "core_random/generator_uniform_complex": (_GEN + "g.uniform([2], dtype=tf.complex64)",
+                                              {"match": ["complex64", "half, bfloat16"]}),
+    "core_random/generator_uniform_uint32": (_GEN + "g.uniform([2], maxval=4, dtype=tf.uint32)",
+                                             {"match": ["StatelessRandomUniformIntV2"]}),
+    "core_random/generator_uniform_float64": _GEN + "x = g.uniform([2], dtype=tf.float64)\n"
+                                             "x.dtype",
     "core_random/truncated": "x = tf.random.truncated_normal([1000], seed=3)\n"
                              "(x.dtype, bool(tf.reduce_max(tf.abs(x)) <= 2.0))",
     "core_random/op_seed_stream": "tf.random.set_seed(1)\na = tf.random.uniform([3], seed=1)\n"
