@@ -94,6 +94,16 @@ SNIPPETS = {
         again = f.get_concrete_function(tf.TensorSpec([], tf.float32)) is cf
         (before, called, again, f.experimental_get_tracing_count())
     """,
+    "function_concrete/unknown_dims": """
+        @tf.function
+        def f(x, y):
+            return {"a": x * 2.0, "b": (tf.reduce_sum(x, 0), y[:, :2]), "c": tf.shape(x),
+                    "d": tf.concat([x, x], 0), "e": x[0] + tf.ones([3])}
+        cf = f.get_concrete_function(tf.TensorSpec([None, 3], tf.float32),
+                                     tf.TensorSpec([None, None], tf.int32))
+        (tf.nest.map_structure(lambda t: (t.shape, t.dtype), cf.structured_outputs),
+         f.experimental_get_tracing_count(), cf(tf.ones([4, 3]), tf.ones([2, 5], tf.int32)))
+    """,
     "function_concrete/python_argument": """
         log = []
         @tf.function
