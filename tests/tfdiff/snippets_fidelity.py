@@ -104,6 +104,25 @@ SNIPPETS = {
         (tf.nest.map_structure(lambda t: (t.shape, t.dtype), cf.structured_outputs),
          f.experimental_get_tracing_count(), cf(tf.ones([4, 3]), tf.ones([2, 5], tf.int32)))
     """,
+    "function_concrete/late_variables": """
+        class M:
+            def __init__(self):
+                self.v = None
+            @tf.function
+            def g(self, x):
+                if x.shape[0] == 2:
+                    self.v = tf.Variable(1.0)
+                return x * 2.0
+        m = M()
+        out = [m.g(tf.ones([1])), m.g.experimental_get_tracing_count()]
+        for _ in range(2):  # counted once, as TensorFlow counts the trace that made it
+            try:
+                m.g(tf.ones([2]))
+            except ValueError as e:
+                out += ['non-first call' in str(e), 'singleton' in str(e),
+                        m.g.experimental_get_tracing_count()]
+        out + [m.g(tf.ones([3])), m.g.experimental_get_tracing_count()]
+    """,
     "function_concrete/python_argument": """
         log = []
         @tf.function

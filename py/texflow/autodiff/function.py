@@ -48,6 +48,7 @@ class Function:
         self._options = options
         self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
+        self._late_variables = False  # a later call made Variables (TensorFlow then refuses)
         self._inlined = set()   # signatures counted as traced inside other functions' traces
         self._signature = False  # inspect.Signature of the Python function (None: unknown)
         self._positional = -1    # its number of parameters if all are positional, else -1
@@ -165,8 +166,18 @@ class Function:
         ValueError: a function that makes a Variable at every call fails at its first.
         That second trace is the one replayed; it counts as a trace, as in TensorFlow."""
         first = not any(owner() is instance for owner, _ in self._concrete.values())
-        concrete, result, done = self._trace_once(
-            key, tensors, args, kwargs, instance, dry, None if first else _NON_FIRST_CALL)
+        # TensorFlow traces a later call allowing Variables, counts that trace and then
+        # raises if it made one; from then on its traces may make none (_NOT_SINGLETON)
+        refusal = None if first else _NOT_SINGLETON if self._late_variables else \
+            _NON_FIRST_CALL
+        try:
+            concrete, result, done = self._trace_once(
+                key, tensors, args, kwargs, instance, dry, refusal)
+        except ValueError as e:
+            if refusal is _NON_FIRST_CALL and e.args and e.args[0] is refusal:
+                self._tracing_count += 1
+                self._late_variables = True
+            raise
         if done.variables_made and not dry:
             try:
                 concrete, _, again = self._trace_once(key, tensors, args, kwargs, instance,
