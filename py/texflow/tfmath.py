@@ -9,7 +9,8 @@ from .engine.registry import install_exports as _install_exports
 
 
 class linalg:  # noqa: N801  (a namespace, as tf.linalg)
-    """`tf.linalg`: matmul, eye, einsum, tensordot, norm, global_norm."""
+    """`tf.linalg`: matmul, eye, einsum, tensordot, norm, the matrix helpers (ops/matrix.py),
+    decompositions and solvers (ops/solve.py, ops/decomp.py)."""
 
 
 class bitwise:  # noqa: N801  (a namespace, as tf.bitwise)
