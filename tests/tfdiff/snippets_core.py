@@ -229,6 +229,24 @@ SNIPPETS = {
                              "g2 = tf.random.Generator.from_seed(5)\n"
                              "(bool(np.all(g1.normal([4]).numpy() == g2.normal([4]).numpy())), "
                              "g1.uniform([2, 2]).shape, g1.uniform([3], 0, 4, tf.int32).dtype)",
+    # -- tf.config.experimental.get_memory_info: device strings (texflow counts its bytes) ----
+    "core_memory_info/keys": "[sorted(tf.config.experimental.get_memory_info(d)) for d in "
+                             "('CPU:0', '/device:CPU:0', '/cpu:0', '', '/job:localhost', "
+                             "'/job:localhost/replica:0/task:0/device:CPU:0')]",
+    "core_memory_info/reset": "tf.config.experimental.reset_memory_stats('CPU:0')",
+    "core_memory_info/unparsable": ("tf.config.experimental.get_memory_info('CPU')",
+                                    {"match": ["Failed parsing device name: 'CPU'"]}),
+    "core_memory_info/bad_index": ("tf.config.experimental.get_memory_info('CPU:-1')",
+                                   {"match": ["Failed parsing device name"]}),
+    "core_memory_info/no_device": ("tf.config.experimental.get_memory_info('CPU:1')",
+                                   {"match": ["No matching devices found for 'CPU:1'"]}),
+    "core_memory_info/lower_case": ("tf.config.experimental.get_memory_info('cpu:0')",
+                                    {"match": ["No matching devices found for 'cpu:0'"]}),
+    "core_memory_info/other_job": ("tf.config.experimental.reset_memory_stats("
+                                   "'/job:worker/device:CPU:0')",
+                                   {"match": ["No matching devices found"]}),
+    "core_memory_info/tpu": ("tf.config.experimental.get_memory_info('TPU:0')",
+                             {"match": ["No matching devices found for 'TPU:0'"]}),
     # -- tf.function (eager for now) -----------------------------------------------------------
     "core_function/decorator": "@tf.function\ndef f(x, y=2):\n    return x * y\n"
                                "(f(tf.constant([1.0, 2.0])), f(3), f(1, y=5))",
