@@ -115,7 +115,7 @@ def encode(x):
     kind = type(x).__name__
     if kind == "DType":
         return {"kind": "dtype", "name": _dtype_name(x)}
-    if kind == "TensorShape":
+    if kind in ("TensorShape", "UnknownShape"):  # texflow's class of TensorShape(None)
         dims = x.as_list() if getattr(x, "rank", 0) is not None else None
         return {"kind": "shape", "dims": dims}
     if x is None or isinstance(x, (bool, int, float, str)):

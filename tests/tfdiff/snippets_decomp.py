@@ -124,6 +124,20 @@ SNIPPETS = {
     "lstsq/grads": (_GRAD + f"grad(lambda a: tf.linalg.lstsq(a, tf.ones([4, 2]), "
                     f"l2_regularizer=0.1), {_TALL}), grad(lambda a: tf.linalg.lstsq(a, "
                     f"tf.ones([2, 1])), {_WIDE})", _LOOSE),
+    "lstsq/slow": (f"tf.linalg.lstsq(tf.constant({_TALL}), tf.ones([4, 2]), fast=False), "
+                   f"tf.linalg.lstsq(tf.constant({_WIDE}), tf.ones([2, 1]), fast=False), "
+                   "tf.linalg.lstsq(tf.constant([[1.0, 2.0], [2.0, 4.0], [1.0, 2.0]]), "
+                   "tf.ones([3, 1]), fast=False), tf.linalg.lstsq(tf.ones([2, 3, 2]), "
+                   "tf.ones([2, 3, 1]), fast=False)", _LOOSE),
+    "lstsq/slow_ignores_l2": (f"tf.linalg.lstsq(tf.constant({_TALL}), tf.ones([4, 1]), "
+                              "l2_regularizer=0.5, fast=False)", _LOOSE),
+    "lstsq/slow_grad_error": (_GRAD + f"grad(lambda a: tf.linalg.lstsq(a, tf.ones([4, 1]), "
+                              f"fast=False), {_TALL})",
+                              {"match": ["Gradient not defined for fast=False"]}),
+    "lstsq/slow_rows_error": ("tf.linalg.lstsq(tf.ones([3, 2]), tf.ones([2, 1]), "
+                              "fast=False)", {"match": ["incompatible"]}),
+    "lstsq/slow_rank_error": ("tf.linalg.lstsq(tf.ones([3, 2]), tf.ones([3]), fast=False)",
+                              {"match": ["same rank"]}),
     # -- QR, SVD, eigh ---------------------------------------------------------------------
     "qr/square": (f"tf.linalg.qr(tf.constant({_A}))", _LOOSE),
     "qr/tall": (f"tf.linalg.qr(tf.constant({_TALL}))", _LOOSE),
@@ -162,4 +176,23 @@ SNIPPETS = {
     "pinv/rank_error": ("tf.linalg.pinv(tf.ones([3]))", {"match": ["at least 2 dimensions"]}),
     "pinv/dtype_error": ("tf.linalg.matrix_rank(tf.constant([[1, 2], [3, 4]]))",
                          {"match": ["float"]}),
+    # -- NaN and infinities: TensorFlow's CPU kernels' outcomes ---------------------------
+    "nonfinite/det": "nan, inf = np.nan, np.inf\n[tf.linalg.det(tf.constant(m)) for m in "
+                     "([[nan, 1.0], [1.0, 1.0]], [[inf, 1.0], [1.0, 1.0]])]",
+    "nonfinite/slogdet": "nan, inf = np.nan, np.inf\n[tf.linalg.slogdet(tf.constant(m)) for m"
+                         " in ([[nan, 1.0], [1.0, 1.0]], [[inf, 1.0], [1.0, 1.0]])]",
+    "nonfinite/svd": "nan, inf = np.nan, np.inf\ntf.linalg.svd(tf.constant([[[nan, 1.0], "
+                     "[1.0, 1.0]], [[inf, 1.0], [1.0, 1.0]], [[2.0, 0.0], [0.0, 1.0]]]), "
+                     "compute_uv=False), tf.norm(tf.constant([[np.nan, 1.0], [1.0, 1.0]]), "
+                     "ord=2, axis=[0, 1])",
+    "nonfinite/svd_vectors": "s, u, v = tf.linalg.svd(tf.constant([[np.inf, 1.0], "
+                             "[1.0, 1.0]]))\ns, u, v",
+    "nonfinite/eigh_inf": "tf.linalg.eigh(tf.constant([[np.inf, 1.0], [1.0, 1.0]]))",
+    "nonfinite/eigh_upper_ignored": "tf.linalg.eigvalsh(tf.constant([[2.0, np.nan], "
+                                    "[1.0, 2.0]]))",
+    "nonfinite/eigh_nan_error": ("tf.linalg.eigh(tf.constant([[np.nan, 1.0], [1.0, 1.0]]))",
+                                 {"match": ["Self-adjoint eigen decomposition was not "
+                                            "successful"]}),
+    "nonfinite/eigvalsh_nan_error": ("tf.linalg.eigvalsh(tf.constant([[1.0, 0.0], "
+                                     "[np.nan, 1.0]]))", {"match": ["not successful"]}),
 }

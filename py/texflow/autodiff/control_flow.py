@@ -1,9 +1,10 @@
 """`tf.cond` and `tf.while_loop`, eagerly and inside `tf.function`.
 
 Eagerly (and inside a trace, when the predicate is a Python value or a tensor
-from outside the trace) the predicate is read and Python runs the chosen
-branch or loops, as TensorFlow's eager mode does. Inside a trace a predicate
-computed from traced values is unknown until a call runs, so:
+the same at every call: from outside the trace, or computed from constants) the
+predicate is read and Python runs the chosen branch or loops, as TensorFlow's
+eager mode does. Inside a trace a predicate computed from traced values is
+unknown until a call runs, so:
 
 - `cond` traces both branches and selects each output with `tf.where`; the
   branches must be free of side effects (Variable assignments, random draws,
@@ -21,12 +22,18 @@ from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError, OperatorNotAllowedInGraphError
 from ..ops import creation, movement, reduce
 from ..ops import elementwise as ew
+from . import tensor_array
 
 
 def _traced_predicate(pred):
+    """Whether `pred` differs per call of the function being traced; one the same at every
+    call (computed from constants: a loop counter started at tf.constant(0)) is read."""
     tracer = trace.active()
-    return tracer is not None and isinstance(pred, NDArray) and (
-        tracer.is_traced(pred) or getattr(pred, "_traced_as_state", False))
+    if tracer is None or not isinstance(pred, NDArray):
+        return False
+    if getattr(pred, "_traced_as_state", False):
+        return True
+    return tracer.is_traced(pred) and trace.known_value(pred) is None
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
@@ -71,8 +78,14 @@ def _masked_loop(cond, body, values, test, maximum_iterations, step, single):
             "by texflow's tf.function without `maximum_iterations` (a Python int): give "
             "one, or loop in Python over Python values (unrolled at trace time).")
     while True:
-        new = _as_list(_pure(lambda: body(*values), "while_loop"))
-        values = [ew.where(test, n, v) for n, v in zip(new, values)]
+        guards = tensor_array.GUARDS
+        guards.append(ew.logical_and(guards[-1], test) if guards else test)
+        try:
+            new = _as_list(_pure(lambda: body(*values), "while_loop"))
+        finally:
+            tensor_array.GUARDS.pop()
+        values = [n._select(test, v) if isinstance(n, tensor_array.TensorArray) else
+                  ew.where(test, n, v) for n, v in zip(new, values)]
         step += 1
         if step >= maximum_iterations:
             break
@@ -88,7 +101,8 @@ def _pure(fn, what):
     tracer = trace.active()
     first = len(tracer.steps)
     result = fn()
-    if any(step[0] in ("assign", "host") for step in tracer.steps[first:]):
+    if any(step[0] == "assign" or step[0] == "host" and not getattr(step[1], "pure", False)
+           for step in tracer.steps[first:]):
         raise OperatorNotAllowedInGraphError(
             f"tf.{what} on a traced predicate runs every branch and selects the results, so "
             "its branches must not assign Variables, draw random numbers or print; move "

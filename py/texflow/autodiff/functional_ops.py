@@ -4,17 +4,18 @@ texflow runs the loop in Python, over the elements' static leading dimension, an
 the results: eagerly that is TensorFlow's result, and inside `tf.function` the loop is
 unrolled at trace time (the trace holds `fn`'s ops once per element, so it grows with the
 length; a new length is a new signature, hence a retrace). The ops are ordinary ops, so
-GradientTape differentiates through them. The checks are TensorFlow's TensorArray
-checks: every result of `fn` has the structure and dtype of the signature (map_fn) or
-accumulator (scan, folds), and one shape at every element.
+GradientTape differentiates through them. The results are written to TensorArrays
+(autodiff/tensor_array.py), as TensorFlow's are, so the checks are theirs: every result of
+`fn` has the structure and dtype of the signature (map_fn) or accumulator (scan, folds),
+and one shape at every element.
 """
 
 from .. import dtypes
 from ..engine.nest import assert_same_structure, flatten, pack_sequence_as
-from ..engine.ndarray import NDArray
-from ..errors import InvalidArgumentError, OutOfRangeError
+from ..errors import OutOfRangeError
 from ..ops import creation, movement
 from ..tensor_spec import TensorSpec
+from .tensor_array import TensorArray
 
 
 def _check_callable(fn, what):
@@ -38,52 +39,23 @@ def _elements(elems):
 
 
 class _Writer:
-    """Collects one structure per step, checked against `signature` (a structure of
-    DTypes or TensorSpecs), as TensorFlow's TensorArrays are written."""
+    """One TensorArray per leaf of `signature` (a structure of DTypes or TensorSpecs),
+    written one structure per step, as TensorFlow's map_fn and scan write theirs."""
 
-    def __init__(self, signature):
+    def __init__(self, signature, size):
         self.signature = signature
-        self.specs = [s if isinstance(s, TensorSpec) else TensorSpec(None, dtypes.as_dtype(s))
-                      for s in flatten(signature)]
-        self.rows = []
+        specs = [s if isinstance(s, TensorSpec) else TensorSpec(None, dtypes.as_dtype(s))
+                 for s in flatten(signature)]
+        self.arrays = [TensorArray(s.dtype, size=size, element_shape=s.shape) for s in specs]
 
-    def write(self, value):
+    def write(self, index, value):
         assert_same_structure(self.signature, value)
-        row = []
-        for spec, v in zip(self.specs, flatten(value)):
-            if v is None:
-                raise ValueError("Attempt to convert a value (None) with an unsupported type "
-                                 "(<class 'NoneType'>) to a Tensor.")
-            if not isinstance(v, NDArray):
-                v = creation.convert_to_tensor(v, dtype=spec.dtype)
-            if v.dtype != spec.dtype:
-                raise InvalidArgumentError(f"TensorArray dtype is {spec.dtype.name} but Op is "
-                                           f"trying to write dtype {v.dtype.name}")
-            first = _known(spec) if _known(spec) or spec.shape.rank == 0 else None
-            if first is None and self.rows:
-                first = self.rows[0][len(row)].shape
-            if first is not None and tuple(v.shape) != tuple(first):
-                raise ValueError(f"Incompatible shape for value ({tuple(v.shape)}), "
-                                 f"expected ({tuple(first)})")
-            row.append(v)
-        self.rows.append(row)
+        self.arrays = [ta.write(index, v) for ta, v in zip(self.arrays, flatten(value))]
 
-    def stacked(self, order=None):
-        """The rows stacked (in `order`, a permutation of the rows); an empty array of the
-        signature's dtype (and TensorSpec shape) when there are none."""
-        rows = self.rows if order is None else [self.rows[i] for i in order]
-        if not rows:
-            leaves = [creation.zeros([0] + _known(s), s.dtype) for s in self.specs]
-        else:
-            leaves = [movement.stack([r[k] for r in rows]) for k in range(len(self.specs))]
-        return pack_sequence_as(self.signature, leaves)
-
-
-def _known(spec):
-    shape = getattr(spec, "shape", None)
-    if shape is None or shape.rank is None or None in shape.as_list():
-        return []
-    return shape.as_list()
+    def stacked(self):
+        """The elements stacked; an empty array of the signature's dtype (and TensorSpec
+        shape) when there are none."""
+        return pack_sequence_as(self.signature, [ta.stack() for ta in self.arrays])
 
 
 def _unrolled(elems):
@@ -105,16 +77,18 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     signature = fn_output_signature if fn_output_signature is not None else dtype
     if signature is None:
         signature = pack_sequence_as(elems, [x.dtype for x in leaves])
-    out = _Writer(signature)
-    for item in items:
-        out.write(fn(item))
+    out = _Writer(signature, len(items))
+    for i, item in enumerate(items):
+        out.write(i, fn(item))
     return out.stacked()
 
 
 def _accumulate(fn, elems, initializer, reverse, what):
-    """fn's accumulator after each element (in the order visited) and its Writer."""
+    """fn's last accumulator and a Writer holding it after each element, in the elements'
+    order (the order visited is reversed for `reverse`)."""
     _check_callable(fn, what)
     items, _ = _unrolled(elems)
+    n = len(items)
     if reverse:
         items = items[::-1]
     if initializer is None:
@@ -123,17 +97,19 @@ def _accumulate(fn, elems, initializer, reverse, what):
                                   if reverse else
                                   "Tried to read from index 0 but array size is: 0")
         acc, items = items[0], items[1:]
-        start = [acc]
     else:
         acc = pack_sequence_as(initializer, [creation.convert_to_tensor(v)
                                              for v in flatten(initializer)])
-        start = []
-    out = _Writer(pack_sequence_as(acc, [TensorSpec(v.shape, v.dtype) for v in flatten(acc)]))
-    for row in start:
-        out.write(row)
+    out = _Writer(pack_sequence_as(acc, [TensorSpec(v.shape, v.dtype) for v in flatten(acc)]),
+                  n)
+    k = 0
+    if initializer is None:
+        out.write(n - 1 if reverse else 0, acc)
+        k = 1
     for item in items:
         acc = fn(acc, item)
-        out.write(acc)
+        out.write(n - 1 - k if reverse else k, acc)
+        k += 1
     return acc, out
 
 
@@ -144,9 +120,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     >>> tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3]))
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 3, 6], dtype=int32)>
     """
-    _, out = _accumulate(fn, elems, initializer, reverse, "scan")
-    n = len(out.rows)
-    return out.stacked(list(range(n))[::-1] if reverse else None)
+    return _accumulate(fn, elems, initializer, reverse, "scan")[1].stacked()
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

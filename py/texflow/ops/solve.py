@@ -4,7 +4,8 @@ every backend numpy computes them on the host in float64 (backends/numpy/solve.p
 rounds to float32; inside tf.function a trace records them and each replay computes them
 again from that call's values. Their gradients are TensorFlow's formulas (linalg_grad.py)
 written with texflow's ops. logdet, cholesky_solve and lstsq (fast=True) are composed of
-those, as TensorFlow composes them. QR, SVD and eigh: ops/decomp.py."""
+those, as TensorFlow composes them; lstsq's fast=False is a host-only op of its own, with
+no gradient, as TensorFlow's. QR, SVD and eigh: ops/decomp.py."""
 
 from collections import namedtuple
 
@@ -155,7 +156,8 @@ def inv(input, adjoint=False, name=None):  # noqa: A002
     return run_op(_inv, (as_array(input),), {"adjoint": bool(adjoint)})
 
 
-def _solve_rule(inputs, attrs):
+def _solve_rule(inputs, attrs, square=True):
+    """MatrixSolve's checks (MatrixSolveLs's with square=False: any [..., M, N])."""
     a, b = inputs
     a_shape, b_shape = matrices_rule(a), tuple(b.shape)
     if len(b_shape) != len(a_shape):
@@ -165,13 +167,13 @@ def _solve_rule(inputs, attrs):
     if a_shape[:-2] != b_shape[:-2]:
         raise InvalidArgumentError(f"All input tensors must have the same outer dimensions. "
                                    f"Received {list(a_shape)} and {list(b_shape)}")
-    if a_shape[-1] != a_shape[-2]:
+    if square and a_shape[-1] != a_shape[-2]:
         raise InvalidArgumentError(f"First input (lhs) must be a square matrix. Received "
                                    f"{list(a_shape)}")
-    if b_shape[-2] != a_shape[-1]:
+    if b_shape[-2] != a_shape[-2]:
         raise InvalidArgumentError(f"Input matrix and rhs are incompatible. Received "
                                    f"{list(a_shape)} and {list(b_shape)}")
-    return b_shape, float32
+    return a_shape[:-2] + (a_shape[-1], b_shape[-1]), float32
 
 
 def _solve_grad(dy, inputs, c, attrs):
@@ -250,7 +252,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
                   {"lower": bool(lower), "adjoint": bool(adjoint)})
 
 
-# -- Cholesky --------------------------------------------------------------------------
+# -- Cholesky and least squares --------------------------------------------------------
 
 def _cholesky_grad(dy, inputs, chol, attrs):
     n = chol.shape[-1]
@@ -286,21 +288,29 @@ def cholesky_solve(chol, rhs, name=None):
     return triangular_solve(chol, y, lower=True, adjoint=True)
 
 
+def _no_gradient(dy, inputs, y, attrs):
+    raise ValueError("Gradient not defined for fast=False")
+
+
+_solve_ls = def_op("matrix_solve_ls", lambda inputs, attrs: _solve_rule(inputs, attrs, False),
+                   grad=_no_gradient, host_only=True)
+
+
 @export("linalg")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """The least-squares solutions X of matrix @ X = rhs (matrix [..., M, N], rhs
-    [..., M, K]), minimizing ||matrix @ X - rhs||^2 + l2_regularizer * ||X||^2, by
-    TensorFlow's fast path: Cholesky factors of the regularized normal equations
-    (M >= N) or of matrix @ matrix^T (M < N: the minimum-norm solution). fast=False
-    (complete orthogonal decomposition) is not supported.
+    [..., M, K]), minimizing ||matrix @ X - rhs||^2 + l2_regularizer * ||X||^2.
+    fast=True: TensorFlow's Cholesky factors of the regularized normal equations (M >= N)
+    or of matrix @ matrix^T (M < N: the minimum-norm solution), with their gradients.
+    fast=False: the minimum-norm solution for any rank (l2_regularizer ignored, no
+    gradient, as TensorFlow's), from the SVD on the host.
 
     >>> tf.linalg.lstsq([[1.0], [1.0]], [[1.0], [3.0]]).numpy().tolist()
     [[2.0]]
     """
-    if not fast:
-        raise NotImplementedError("lstsq: fast=False (complete orthogonal decomposition) "
-                                  "is not supported; use fast=True")
     a, b = as_array(matrix), as_array(rhs)
+    if not fast:
+        return run_op(_solve_ls, (a, b))
     if len(a.shape) < 2:
         raise InvalidArgumentError(f"lstsq: matrix must have rank >= 2, received shape "
                                    f"{list(a.shape)}")

@@ -36,14 +36,25 @@ def _invertible(a, message):
         raise InvalidArgumentError(message)
 
 
+def _slogdet(a):
+    """numpy's slogdet, NaN for a matrix holding NaN (as TensorFlow's LU gives; LAPACK's
+    pivot search skips NaN and may report a zero pivot)."""
+    with np.errstate(invalid="ignore"):
+        sign, log_abs = np.linalg.slogdet(a)
+    nan = np.isnan(a).any(axis=(-2, -1))
+    return np.where(nan, np.nan, sign), np.where(nan, np.nan, log_abs)
+
+
 @kernel("matrix_determinant", "numpy")
 def matrix_determinant(k, x):
-    return np.linalg.det(np.asarray(x, np.float64))
+    a = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isnan(a).any(axis=(-2, -1)), np.nan, np.linalg.det(a))
 
 
 @kernel("log_matrix_determinant", "numpy")
 def log_matrix_determinant(k, x, output_index):
-    return once("slogdet", x, (), lambda a: tuple(np.linalg.slogdet(a)), output_index)
+    return once("slogdet", x, (), _slogdet, output_index)
 
 
 @kernel("matrix_inverse", "numpy")
