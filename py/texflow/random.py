@@ -22,7 +22,8 @@ from .engine.ndarray import NDArray as _NDArray, from_numpy as _from_numpy
 from .engine.ndarray import normalize_shape as _normalize_shape, to_numpy as _to_numpy
 from .engine.seeds import drawn_each_call as _drawn_each_call, generator as _generator
 from .engine.trace import dry as _dry, fresh_each_call as _fresh_each_call
-from .errors import InvalidArgumentError, NotFoundError
+from .errors import InvalidArgumentError as _InvalidArgumentError
+from .errors import NotFoundError as _NotFoundError
 
 _state = _seeds.state
 
@@ -91,14 +92,14 @@ def _uniform_dtype(dtype, generator):
     if dtype.is_bool or dtype == _dtypes.string:
         raise TypeError(f"Cannot convert 0 to EagerTensor of dtype {name}")
     if name in ("uint32", "uint64"):  # TensorFlow lists them but has no CPU kernel
-        raise NotFoundError(f"Could not find device for node: {{{{node "
-                            f"StatelessRandomUniformIntV2}}}} = StatelessRandomUniformIntV2"
-                            f"[dtype=DT_{name.upper()}]")
+        raise _NotFoundError(f"Could not find device for node: {{{{node "
+                             f"StatelessRandomUniformIntV2}}}} = StatelessRandomUniformIntV2"
+                             f"[dtype=DT_{name.upper()}]")
     if not (dtype.is_floating or name in ("int32", "int64")):
         allowed = "int32, int64, uint32, uint64" if dtype.is_integer else \
             "half, bfloat16, float, double"
-        raise InvalidArgumentError(f"Value for attr 'dtype' of {name} is not in the list of "
-                                   f"allowed values: {allowed}")
+        raise _InvalidArgumentError(f"Value for attr 'dtype' of {name} is not in the list "
+                                    f"of allowed values: {allowed}")
     return _dtypes.device_dtype(dtype)
 
 
