@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/data/fixtures/tf_signatures.json: TensorFlow 2's parameter names, in
 order, and which have no default, for every public callable texflow exports in tf.*,
-tf.math, tf.nn, tf.linalg, tf.random and tf.nest (tests/unit/test_tf_signatures.py checks
-texflow's against them).
+tf.math, tf.nn, tf.linalg, tf.random, tf.nest and tf.image
+(tests/unit/test_tf_signatures.py checks texflow's against them).
 
 Two steps, run by hand (TensorFlow is never a test dependency):
 
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "fixtures"
-NAMESPACES = ("", "math", "nn", "linalg", "random", "nest")
+NAMESPACES = ("", "math", "nn", "linalg", "random", "nest", "image")
 
 
 def _resolve(root, dotted):

@@ -176,6 +176,16 @@ GRAD_CASES = {
     "moments": (lambda tf, x: tf.add(*tf.moments(x, [0])), [(5, 3)], "any"),
     "batch_normalization": (lambda tf, x, s: tf.batch_normalization(
         x, *tf.moments(x, [0], keepdims=True), 0.5, s, 1e-3), [(6, 3), (3,)], "any"),
+    # tf.image (TensorFlow has no gradient for area resize and adjust_contrast; texflow's
+    # come from the gathers and arithmetic they are made of)
+    "image_resize_bilinear": (lambda tf, x: tf.image.resize(x, [3, 7]), [(2, 5, 4, 2)], "any"),
+    "image_resize_area": (lambda tf, x: tf.image.resize(x, [2, 3], "area"), [(5, 7, 2)], "any"),
+    "image_resize_with_pad": (lambda tf, x: tf.image.resize_with_pad(x, 6, 6), [(1, 3, 5, 1)],
+                              "any"),
+    "image_adjust_contrast": (lambda tf, x: tf.image.adjust_contrast(x, 1.7), [(4, 3, 2)],
+                              "any"),
+    "image_per_image_standardization": (lambda tf, x: tf.image.per_image_standardization(x),
+                                        [(2, 3, 3, 2)], "any"),
 }
 
 

@@ -48,6 +48,7 @@ from .framework import TensorSpec, executing_eagerly, is_tensor, newaxis  # noqa
 # TensorFlow 2's first-hour names (issue 8): tf.random, tf.function, tf.print, tf.config,
 # tf.device, tf.debugging, and the assertions TensorFlow also has at the top level.
 from . import compat, config, debugging, random  # noqa: E402
+from . import image  # noqa: E402  (tf.image: composed of the ops above, and tf.random)
 from .autodiff.control_flow import Assert, case, cond, switch_case, while_loop  # noqa: E402
 from .autodiff.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from .autodiff.tensor_array import TensorArray  # noqa: E402

@@ -65,6 +65,17 @@ SNIPPETS = {
     "tensor_array/close": _TA + "ta.close()\nta.size()",
     "tensor_array/identity": _TA + "ta.identity() is ta",
     "tensor_array/bool": "tf.TensorArray(tf.bool, size=2).write(0, True).stack()",
+    "tensor_array/after_clear_unknown": (_X + _TA + "ta = ta.unstack(x)\nta.read(0)\nta.stack()",
+                                         {"match": ["partially known"]}),
+    "tensor_array/after_clear": _X + "ta = tf.TensorArray(tf.float32, size=3, "
+                                     "element_shape=[2])\nta = ta.unstack(x)\nfirst = ta.read(0)\n"
+                                           "(first, ta.stack(), ta.gather([0, 1]), "
+                                           "ta.write(0, x[2]).read(0))",
+    "tensor_array/dynamic_unstack_split": _X + "ta = tf.TensorArray(tf.float32, size=1, "
+                                          "dynamic_size=True, clear_after_read=False)\n"
+                                          "a = ta.unstack(x)\n(a.size(), a.element_shape, "
+                                          "a.scatter([4], x[:1]).size(), "
+                                          "a.split(tf.reshape(x, [6]), [2, 2, 1, 1]).size())",
     # -- eager errors ----------------------------------------------------------------------
     "tensor_array_err/read_twice": (_X + _TA + "ta.write(0, x[0])\nta.read(0)\nta.read(0)",
                                     {"match": ["Could not read index 0 twice",
@@ -244,5 +255,17 @@ def f(v, k):
     ta = ta.write(k, v[0] * 2.).write(2 - k, v[1])
     return ta.stack(), ta.read(k), ta.read(2), ta.size()
 (f(x, tf.constant(0)), f(x, tf.constant(1)), f(x, tf.constant(2)))
+""",
+    "tensor_array_loop/cond": _X + """
+def g(v, p):
+    with tf.GradientTape() as t:
+        t.watch(v)
+        ta = tf.TensorArray(tf.float32, size=3, element_shape=[2]).write(0, v[0])
+        ta = tf.cond(p > 0, lambda: ta.write(1, v[1] * 2.), lambda: ta.write(2, v[2] ** 2))
+        y = ta.stack()
+        loss = tf.reduce_sum(y * y)
+    return y, t.gradient(loss, v)
+f = tf.function(g)
+[(g(x, tf.constant(k)), f(x, tf.constant(k))) for k in (1., -1.)]
 """,
 }

@@ -111,3 +111,15 @@ def test_bad_arguments_name_the_value():
         tf.TensorArray(tf.float32, size=2).gather(1)
     assert repr(tf.TensorArray(tf.int32, size=2)) == \
         "<tf.TensorArray: size=2, dtype=int32, element_shape=<unknown>>"
+
+
+def test_no_tensor_array_passes_in_or_out_of_a_trace():
+    # its elements would be frozen at trace time: a later call would see stale values
+    ta = tf.TensorArray(tf.float32, size=2, clear_after_read=False).write(0, 1.0)
+    read = tf.function(lambda t, x: t.read(0) + x)
+    with pytest.raises(TypeError, match="made outside the tf.function being traced"):
+        read(ta, tf.constant(5.0))
+    made = tf.function(lambda x: tf.TensorArray(tf.float32, size=1).write(0, x))
+    with pytest.raises(TypeError, match="made inside the tf.function being traced and is "
+                                        "used outside it"):
+        made(tf.constant(1.0)).stack()

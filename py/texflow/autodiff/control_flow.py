@@ -120,6 +120,8 @@ def _select(pred, a, b):
         if not isinstance(b, dict) or set(a) != set(b):
             raise ValueError("cond: the branches return dicts with different keys")
         return {k: _select(pred, a[k], b[k]) for k in a}
+    if isinstance(a, tensor_array.TensorArray):
+        return a._select(pred, b)
     return ew.where(pred, a, b)
 
 

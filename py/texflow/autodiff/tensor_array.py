@@ -69,6 +69,7 @@ class TensorArray:
         self._elements = [None] * _host_int(size, "size")
         self._cleared = set()   # indices read (and freed) eagerly
         self._dense = None      # the elements as one tensor, after a traced index
+        self._tracer = trace.active()  # the trace it belongs to (None: eager)
 
     # -- properties ----------------------------------------------------------------------
 
@@ -157,6 +158,7 @@ class TensorArray:
 
     def read(self, index, name=None):
         """The element at `index` (zeros of the element shape if never written)."""
+        self._check_home()
         index = _host_int(index, "index", traced=True)
         if isinstance(index, NDArray) or self._dense is not None:
             return movement.gather(self._dense_values(), self._traced_index(index, "read"))
@@ -169,6 +171,7 @@ class TensorArray:
 
     def stack(self, name=None):
         """The elements stacked along a new first axis."""
+        self._check_home()
         if self._dense is not None:
             return self._dense
         if not self._elements:
@@ -176,8 +179,10 @@ class TensorArray:
         return movement.stack([self._element(i) for i in range(len(self._elements))])
 
     def gather(self, indices, name=None):
-        """The elements at `indices`, stacked."""
-        indices = [self._check_read(i) for i in _host_ints(indices, "indices")]
+        """The elements at `indices`, stacked (zeros for elements a read cleared, as
+        TensorFlow's eager gather)."""
+        self._check_home()
+        indices = [self._check_read(i, cleared=False) for i in _host_ints(indices, "indices")]
         if not indices:
             return self._empty()
         if self._dense is not None:
@@ -186,6 +191,7 @@ class TensorArray:
 
     def concat(self, name=None):
         """The elements joined along their first axis."""
+        self._check_home()
         parts = [self._element(i) for i in range(len(self._elements))] \
             if self._dense is None else movement.unstack(self._dense)
         for i, part in enumerate(parts):
@@ -222,6 +228,7 @@ class TensorArray:
 
     def _target(self):
         """The array a write changes: this one eagerly, a copy while tracing."""
+        self._check_home()
         if not trace.traced():
             return self
         out = copy.copy(self)
@@ -229,13 +236,24 @@ class TensorArray:
         out._cleared = set(self._cleared)
         return out
 
+    def _check_home(self):
+        if trace.active() is not self._tracer:
+            raise TypeError(
+                f"{self!r} was made {'outside' if self._tracer is None else 'inside'} the "
+                "tf.function being traced and is used "
+                f"{'inside' if self._tracer is None else 'outside'} it: texflow's "
+                "tf.function passes no TensorArray in or out (its elements would be "
+                "frozen at trace time). Make it inside the function and pass or return "
+                "tensors (ta.stack()).")
+
     def _select(self, pred, other):
-        """This array where traced bool scalar `pred` holds, else `other` (a while_loop's
-        iteration taken only while its condition holds)."""
+        """This array where traced bool scalar `pred` holds, else `other` (a traced
+        tf.cond's branches, a while_loop's iteration taken only while its condition holds)."""
         if not isinstance(other, TensorArray) or other._dtype != self._dtype or \
                 len(other._elements) != len(self._elements):
-            raise ValueError(f"tf.while_loop: a TensorArray loop variable became {other!r} "
-                             f"in the body, was {self!r}; keep its dtype and size")
+            raise ValueError(f"A traced tf.cond or tf.while_loop selects between {self!r} and "
+                             f"{other!r}: its branches (or body) must keep a TensorArray's "
+                             "dtype and size")
         if other._dense is None and self._dense is None and all(
                 a is b for a, b in zip(self._elements, other._elements)):
             return self
@@ -334,14 +352,14 @@ class TensorArray:
         hit = movement.reshape(hit, [len(self._elements)] + [1] * len(value.shape))
         self._dense = ew.where(hit, movement.expand_dims(value, 0), dense)
 
-    def _check_read(self, index):
+    def _check_read(self, index, cleared=True):
         if index < 0:
             raise OutOfRangeError(f"Reading from negative indices (index {index}) is not "
                                   "allowed.")
         if index >= len(self._elements):
             raise OutOfRangeError(f"Tried to read from index {index} but array size is: "
                                   f"{len(self._elements)} ")
-        if self._elements[index] is None and index in self._cleared:
+        if cleared and self._elements[index] is None and index in self._cleared:
             raise InvalidArgumentError(
                 f"Could not read index {index} twice because it was cleared after a previous "
                 "read (perhaps try setting clear_after_read = false?)")

@@ -1,0 +1,28 @@
+"""`tf.image`: TensorFlow 2's image functions, composed of texflow's ops (gather, slicing,
+reverse, pad, arithmetic), so they run on every backend, inside tf.function, and have
+gradients wherever TensorFlow's do.
+
+Images are [height, width, channels], batches [batch, height, width, channels]. Sizes,
+offsets and `k` must be known when a function is traced (texflow traces static shapes).
+"""
+
+from ._color import (adjust_brightness, adjust_contrast, adjust_gamma, convert_image_dtype,
+                    grayscale_to_rgb, per_image_standardization, rgb_to_grayscale)
+from ._geometry import (central_crop, crop_to_bounding_box, flip_left_right, flip_up_down,
+                       pad_to_bounding_box, resize_with_crop_or_pad, rot90)
+from ._geometry import transpose_image as transpose
+from ._quality import image_gradients, psnr, total_variation
+from ._random_ops import (random_brightness, random_contrast, random_flip_left_right,
+                         random_flip_up_down, stateless_random_brightness,
+                         stateless_random_contrast, stateless_random_flip_left_right,
+                         stateless_random_flip_up_down)
+from ._sampling import ResizeMethod, resize, resize_with_pad
+
+__all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma",
+           "central_crop", "convert_image_dtype", "crop_to_bounding_box", "flip_left_right",
+           "flip_up_down", "grayscale_to_rgb", "image_gradients", "pad_to_bounding_box",
+           "per_image_standardization", "psnr", "random_brightness", "random_contrast",
+           "random_flip_left_right", "random_flip_up_down", "resize", "resize_with_crop_or_pad",
+           "resize_with_pad", "rgb_to_grayscale", "rot90", "stateless_random_brightness",
+           "stateless_random_contrast", "stateless_random_flip_left_right",
+           "stateless_random_flip_up_down", "total_variation", "transpose"]

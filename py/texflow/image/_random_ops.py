@@ -1,0 +1,152 @@
+"""tf.image's random augmentations. The stateful ones are seeded as tf.random.uniform is
+(tf.random.set_seed and the `seed` argument); the stateless ones draw from their
+`seed` = [a, b] alone, the same numbers at every call. The shapes, ranges and choices
+are TensorFlow's; the numbers are texflow's own (numpy's generator, see tf.random), not
+TensorFlow's Philox streams."""
+
+import functools
+
+import numpy as np
+
+from .. import dtypes, random
+from ..engine.ndarray import NDArray
+from ..errors import InvalidArgumentError
+from ..framework import get_static_value
+from ..ops.creation import constant
+from ..ops.elementwise import less, where
+from ..ops.math_extra import round  # noqa: A004
+from ..ops.movement import reshape, reverse
+from ._checks import as_image, rank_3_or_4
+from ._color import adjust_brightness, adjust_contrast
+
+
+def _stateless(seed, fn):
+    """uniform(shape, minval, maxval) drawing from `seed` alone (a [2] int tensor or list,
+    known when a function is traced)."""
+    known = get_static_value(seed) if isinstance(seed, NDArray) else seed
+    if known is None:
+        raise ValueError(f"tf.image.{fn}: the seed must be known when the function is "
+                         "traced (a texflow trace has static shapes)")
+    known = np.asarray(known)
+    if known.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"Value for attr 'Tseed' of {known.dtype} is not in the "
+                                   "list of allowed values: int32, int64")
+    if known.shape != (2,):
+        dims = ",".join(str(n) for n in known.shape)
+        raise InvalidArgumentError(f"seed must have shape [2], not [{dims}]")
+    rng = np.random.default_rng([int(v) % 2 ** 64 for v in known])
+
+    def uniform(shape, minval, maxval):
+        draw = rng.uniform(minval, maxval, shape).astype(np.float32)
+        return constant(draw, dtypes.float32)
+    return uniform
+
+
+def _random_flip(image, axis, uniform):
+    image = as_image(image)[0]
+    shape = rank_3_or_4(image, True, gap="")
+    if len(shape) == 3:
+        # one draw: flipped when it is below 0.5
+        return where(less(uniform([], 0, 1.0), 0.5), reverse(image, [axis]), image)
+    # one draw per image: flipped when it rounds to 1
+    flips = round(reshape(uniform([shape[0]], 0, 1.0), [-1, 1, 1, 1]))
+    return where(flips > 0.5, reverse(image, [axis + 1]), image)
+
+
+def _seeded(seed):
+    return functools.partial(random.uniform, seed=seed)
+
+
+def _check_delta(max_delta):
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+
+
+def _check_range(lower, upper):
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+
+
+def random_flip_left_right(image, seed=None):
+    """Flips each image left to right with probability 1/2 (tf.image.random_flip_left_right).
+
+    >>> tf.image.random_flip_left_right(tf.zeros([2, 3, 3, 1]), seed=1).shape
+    TensorShape([2, 3, 3, 1])
+    """
+    return _random_flip(image, 1, _seeded(seed))
+
+
+def random_flip_up_down(image, seed=None):
+    """Flips each image upside down with probability 1/2 (tf.image.random_flip_up_down).
+
+    >>> tf.image.random_flip_up_down(tf.zeros([3, 3, 1]), seed=1).shape
+    TensorShape([3, 3, 1])
+    """
+    return _random_flip(image, 0, _seeded(seed))
+
+
+def random_brightness(image, max_delta, seed=None):
+    """adjust_brightness by a delta drawn uniformly from [-max_delta, max_delta)
+    (tf.image.random_brightness).
+
+    >>> tf.image.random_brightness(tf.zeros([2, 2, 1]), 0.2, seed=1).shape
+    TensorShape([2, 2, 1])
+    """
+    _check_delta(max_delta)
+    return adjust_brightness(image, random.uniform([], -max_delta, max_delta, seed=seed))
+
+
+def random_contrast(image, lower, upper, seed=None):
+    """adjust_contrast by a factor drawn uniformly from [lower, upper)
+    (tf.image.random_contrast).
+
+    >>> tf.image.random_contrast(tf.zeros([2, 2, 1]), 0.5, 1.5, seed=1).shape
+    TensorShape([2, 2, 1])
+    """
+    _check_range(lower, upper)
+    return adjust_contrast(image, random.uniform([], lower, upper, seed=seed))
+
+
+def stateless_random_flip_left_right(image, seed):
+    """random_flip_left_right drawing from `seed` = [a, b] alone: the same seed flips the
+    same images (tf.image.stateless_random_flip_left_right).
+
+    >>> tf.image.stateless_random_flip_left_right(tf.zeros([2, 3, 3, 1]), [1, 2]).shape
+    TensorShape([2, 3, 3, 1])
+    """
+    return _random_flip(image, 1, _stateless(seed, "stateless_random_flip_left_right"))
+
+
+def stateless_random_flip_up_down(image, seed):
+    """random_flip_up_down drawing from `seed` = [a, b] alone
+    (tf.image.stateless_random_flip_up_down).
+
+    >>> tf.image.stateless_random_flip_up_down(tf.zeros([3, 3, 1]), [1, 2]).shape
+    TensorShape([3, 3, 1])
+    """
+    return _random_flip(image, 0, _stateless(seed, "stateless_random_flip_up_down"))
+
+
+def stateless_random_brightness(image, max_delta, seed):
+    """random_brightness drawing from `seed` = [a, b] alone
+    (tf.image.stateless_random_brightness).
+
+    >>> tf.image.stateless_random_brightness(tf.zeros([2, 2, 1]), 0.2, [1, 2]).shape
+    TensorShape([2, 2, 1])
+    """
+    _check_delta(max_delta)
+    uniform = _stateless(seed, "stateless_random_brightness")
+    return adjust_brightness(image, uniform([], -max_delta, max_delta))
+
+
+def stateless_random_contrast(image, lower, upper, seed):
+    """random_contrast drawing from `seed` = [a, b] alone (tf.image.stateless_random_contrast).
+
+    >>> tf.image.stateless_random_contrast(tf.zeros([2, 2, 1]), 0.5, 1.5, [1, 2]).shape
+    TensorShape([2, 2, 1])
+    """
+    _check_range(lower, upper)
+    uniform = _stateless(seed, "stateless_random_contrast")
+    return adjust_contrast(image, uniform([], lower, upper))

@@ -1,0 +1,115 @@
+"""tf.image on every backend, beyond the TensorFlow-recorded snippets (tests/tfdiff/
+snippets_image.py): resize against a float64 reference of TensorFlow 2's sampling rule on
+random shapes (one wider than a texture), tf.function, and the seeded random ops."""
+
+import numpy as np
+
+import texflow as tf
+from harness import each_backend
+
+
+def _source(n_in, n_out, i, method):
+    """Where output `i` samples, by TensorFlow 2's half-pixel-centre rule: (i + 0.5) * scale
+    in float32, as TensorFlow's kernels compute it (the place of a far pixel rounds)."""
+    f32 = np.float32
+    centre = (f32(i) + f32(0.5)) * (f32(n_in) / f32(n_out))
+    if method == "nearest":
+        return [(min(int(np.floor(centre)), n_in - 1), 1.0)]
+    where = centre - f32(0.5)
+    low = np.floor(where)
+    lerp = float(where - low)
+    return [(int(max(low, 0)), 1.0 - lerp), (int(min(np.ceil(where), n_in - 1)), lerp)]
+
+
+def reference_resize(images, height, width, method):
+    """A float64 [batch, height, width, channels] resize written pixel by pixel."""
+    b, h, w, c = images.shape
+    out = np.zeros((b, height, width, c))
+    for y in range(height):
+        for x in range(width):
+            for sy, wy in _source(h, height, y, method):
+                for sx, wx in _source(w, width, x, method):
+                    out[:, y, x] += wy * wx * images[:, sy, sx]
+    return out
+
+
+@each_backend(method=["bilinear", "nearest"])
+def test_resize_matches_reference(method):
+    rng = np.random.default_rng(11)
+    tol = 1e-6 if tf.get_backend() == "numpy" else 1e-5
+    for shape, size in (((2, 6, 5, 3), (4, 9)), ((1, 1, 7, 2), (3, 2)), ((3, 8, 8, 1), (8, 3)),
+                        ((1, 2, 5000, 1), (3, 4099))):
+        images = rng.normal(size=shape).astype(np.float32)
+        got = tf.image.resize(images, size, method).numpy()
+        want = reference_resize(images.astype(np.float64), *size, method)
+        assert got.shape == want.shape, (shape, size, got.shape)
+        assert np.allclose(got, want, rtol=tol, atol=tol), (
+            f"{method} {shape} -> {size}: largest difference "
+            f"{np.abs(got - want).max():.3g}")
+
+
+@each_backend
+def test_image_functions_in_tf_function():
+    rng = np.random.default_rng(3)
+    images = tf.constant(rng.random((2, 6, 8, 3)).astype(np.float32))
+
+    def pipeline(x):
+        x = tf.image.resize(x, [9, 5])
+        x = tf.image.flip_left_right(tf.image.rot90(x, 1))
+        x = tf.image.resize_with_crop_or_pad(x, 4, 10)
+        x = tf.image.adjust_contrast(tf.image.adjust_brightness(x, 0.1), 1.5)
+        return tf.image.per_image_standardization(tf.image.rgb_to_grayscale(x))
+
+    eager = pipeline(images).numpy()
+    traced = tf.function(pipeline)
+    for _ in range(2):
+        got = traced(images).numpy()
+        assert got.shape == (2, 4, 10, 1)
+        assert np.allclose(got, eager, rtol=1e-5, atol=1e-5), np.abs(got - eager).max()
+
+
+def _flipped(out, images, axis):
+    """Per image: True if flipped along `axis` (of the image), False if unchanged."""
+    flips = []
+    for o, x in zip(out, images):
+        if np.array_equal(o, x):
+            flips.append(False)
+        else:
+            assert np.array_equal(o, np.flip(x, axis)), "neither the image nor its flip"
+            flips.append(True)
+    return flips
+
+
+@each_backend
+def test_random_flips_are_seeded_and_per_image():
+    images = np.arange(64 * 2 * 3, dtype=np.float32).reshape(64, 2, 3, 1)
+    tf.random.set_seed(5)
+    first = _flipped(tf.image.random_flip_left_right(images, seed=2).numpy(), images, 1)
+    tf.random.set_seed(5)
+    again = _flipped(tf.image.random_flip_left_right(images, seed=2).numpy(), images, 1)
+    assert first == again, "the same seeds gave other flips"
+    assert 8 < sum(first) < 56, f"{sum(first)} of 64 images flipped"
+    down = _flipped(tf.image.random_flip_up_down(images, seed=4).numpy(), images, 0)
+    assert 8 < sum(down) < 56, f"{sum(down)} of 64 images flipped"
+
+    flip = tf.function(lambda x: tf.image.random_flip_left_right(x, seed=9))
+    calls = [_flipped(flip(images).numpy(), images, 1) for _ in range(2)]
+    assert calls[0] != calls[1], "a tf.function drew the same flips on every call"
+
+
+@each_backend
+def test_random_brightness_and_contrast_ranges():
+    images = np.linspace(0, 1, 2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3)
+    tf.random.set_seed(1)
+    deltas = []
+    for _ in range(6):
+        shift = tf.image.random_brightness(images, 0.25).numpy() - images
+        assert np.ptp(shift) < 1e-5 and abs(shift.flat[0]) <= 0.25
+        deltas.append(float(shift.flat[0]))
+    assert len(set(deltas)) == 6, deltas
+    for _ in range(3):
+        out = tf.image.random_contrast(images, 0.5, 0.8).numpy()
+        centre = images.mean(axis=(1, 2), keepdims=True)
+        factor = (out - centre)[0, 0, 0, 0] / (images - centre)[0, 0, 0, 0]
+        assert 0.5 <= factor < 0.8 + 1e-5, factor
+        assert np.allclose(out, (images - centre) * factor + centre, atol=1e-5)
