@@ -76,6 +76,10 @@ SNIPPETS = {
                                           "a = ta.unstack(x)\n(a.size(), a.element_shape, "
                                           "a.scatter([4], x[:1]).size(), "
                                           "a.split(tf.reshape(x, [6]), [2, 2, 1, 1]).size())",
+    "tensor_array/overwrite": _X + _KEEP + "ta.write(1, x[0]).write(1, x[2])\n"
+                                           "(ta.read(1), tf.function(lambda v: tf.TensorArray("
+                                           "tf.float32, size=2).write(0, v[0]).write(0, v[1])"
+                                           ".stack())(x))",
     # -- eager errors ----------------------------------------------------------------------
     "tensor_array_err/read_twice": (_X + _TA + "ta.write(0, x[0])\nta.read(0)\nta.read(0)",
                                     {"match": ["Could not read index 0 twice",
