@@ -113,3 +113,17 @@ def test_random_brightness_and_contrast_ranges():
         factor = (out - centre)[0, 0, 0, 0] / (images - centre)[0, 0, 0, 0]
         assert 0.5 <= factor < 0.8 + 1e-5, factor
         assert np.allclose(out, (images - centre) * factor + centre, atol=1e-5)
+
+
+@each_backend
+def test_random_crop_in_tf_function_draws_on_the_device():
+    images = np.arange(6 * 8, dtype=np.float32).reshape(6, 8, 1)
+    crop = tf.function(lambda x: tf.image.random_crop(x, [2, 3, 1], seed=7))
+    corners = set()
+    for _ in range(6):
+        out = crop(images).numpy()
+        top, left = divmod(int(out[0, 0, 0]), 8)
+        assert top <= 4 and left <= 5, (top, left)
+        assert np.array_equal(out, images[top:top + 2, left:left + 3]), out[..., 0]
+        corners.add((top, left))
+    assert len(corners) > 1, "a tf.function cropped at the same place on every call"

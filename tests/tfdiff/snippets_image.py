@@ -190,6 +190,12 @@ SNIPPETS = {
     "image_color/to_rgb_rank_error": ("tf.image.grayscale_to_rgb(tf.ones([1]))",
                                       {"match": ["A grayscale image (shape (1,)) must be at "
                                                  "least two-dimensional."]}),
+    "image_color/yuv_yiq": _X + "(tf.image.rgb_to_yuv(x), tf.image.yuv_to_rgb(x3), "
+                                "tf.image.rgb_to_yiq(x), tf.image.yiq_to_rgb(x3), "
+                                "tf.image.yuv_to_rgb(tf.image.rgb_to_yuv(x3)))",
+    "image_color/yuv_int_error": ("tf.image.rgb_to_yuv(tf.ones([2, 2, 3], tf.int32))",
+                                  {"match": ["to EagerTensor of dtype int32"]}),
+    "image_color/yiq_channels_error": "tf.image.rgb_to_yiq(tf.ones([2, 2, 2]))",
     "image_color/standardization": _X + "(tf.image.per_image_standardization(x), "
                                         "tf.image.per_image_standardization(xi[0]), "
                                         "tf.image.per_image_standardization(tf.ones([2, 3, 1])))",
@@ -213,6 +219,20 @@ SNIPPETS = {
         {"match": ["Shapes (1, 3, 1) and (3, 3, 1) are incompatible"]}),
     "image_quality/psnr_error": ("tf.image.psnr(tf.zeros([2, 3, 1]), tf.zeros([3, 1]), 1.0)",
                                  {"match": ["Shape (3, 1) must have rank at least 3"]}),
+    "image_quality/ssim": _X + "y = x * 0.8 + 0.1\n"
+                               "(tf.image.ssim(x, y, 1.0, filter_size=5), "
+                               "tf.image.ssim(x3, y[0], 2.0, filter_size=3, filter_sigma=0.8), "
+                               "tf.image.ssim(x, y, 1.0, 5, 1.5, 0.02, 0.05, True), "
+                               "tf.image.ssim(xi, xi // 2 + 3, 255, filter_size=4))",
+    "image_quality/ssim_default": "rng = np.random.default_rng(3)\n"
+                                  "a = tf.constant(rng.random([2, 13, 12, 2]).astype(np.float32))\n"
+                                  "(tf.image.ssim(a, a[::-1], 1.0), tf.image.ssim(a, a, 1.0))",
+    "image_quality/ssim_size_error": "tf.image.ssim(tf.zeros([8, 8, 1]), tf.zeros([8, 8, 1]), 1.0)",
+    "image_quality/ssim_shape_error": (
+        "tf.image.ssim(tf.zeros([16, 16, 1]), tf.zeros([8, 16, 1]), 1.0)",
+        {"match": ["Shapes (16, 16, 1) and (8, 16, 1) are incompatible"]}),
+    "image_quality/sobel": _X + "(tf.image.sobel_edges(x), tf.image.sobel_edges(x[:, :2, :3]))",
+    "image_quality/sobel_rank_error": "tf.image.sobel_edges(tf.zeros([4, 4, 1]))",
     # random augmentations: the shapes and the choices (a flip is all or nothing per image)
     "image_random/flips": _X + "tf.random.set_seed(3)\n"
                                "outs = [tf.image.random_flip_left_right(x), "
@@ -248,6 +268,21 @@ SNIPPETS = {
     "image_random/stateless_range_error": (
         "tf.image.stateless_random_contrast(tf.zeros([2, 2, 1]), 0.5, 0.2, [1, 2])",
         {"match": ["upper must be > lower."]}),
+    "image_random/crop": _X + "tf.random.set_seed(4)\n"
+                              "c = [tf.image.random_crop(x, [1, 3, 7, 3]), "
+                              "tf.image.random_crop(x3, [2, 2, 3], seed=3), "
+                              "tf.image.stateless_random_crop(xi, [2, 4, 1, 2], [5, 6]), "
+                              "tf.image.random_crop(x, [2, 5, 7, 3])]\n"
+                              "inside = [any(bool(tf.reduce_all(c[1] == x3[i:i + 2, j:j + 2])) "
+                              "for i in range(4) for j in range(6))]\n"
+                              "again = tf.image.stateless_random_crop(xi, [2, 4, 1, 2], [5, 6])\n"
+                              "([t.shape for t in c], inside, bool(tf.reduce_all(again == c[2])),"
+                              " c[3])",
+    "image_random/crop_size_error": (
+        "tf.image.random_crop(tf.zeros([2, 3, 1]), [3, 3, 1])",
+        {"match": ["Need value.shape >= size, got"]}),
+    "image_random/crop_rank_error": ("tf.image.random_crop(tf.zeros([2, 3, 1]), [2, 2])",
+                                     {"match": ["Incompatible shapes: [3] vs. [2]"]}),
     "image_random/brightness_error": ("tf.image.random_brightness(tf.zeros([2, 2, 1]), -0.1)",
                                       {"match": ["max_delta must be non-negative."]}),
     "image_random/contrast_error": ("tf.image.random_contrast(tf.zeros([2, 2, 1]), 0.5, 0.5)",
@@ -258,6 +293,14 @@ SNIPPETS = {
     "image_grad/resize_kernels": (_grad("tf.image.resize(v, [3, 4], 'lanczos3', "
                                         "antialias=True) + tf.image.resize(v, [3, 4], "
                                         "'bicubic')"), {"rtol": 4}),
+    "image_grad/ssim": (_grad("tf.image.ssim(v, v * 0.5 + 0.25, 1.0, filter_size=3)"),
+                        {"rtol": 10, "atol": 10}),
+    "image_grad/sobel_yuv": _grad("tf.image.sobel_edges(tf.image.rgb_to_yuv(v))"),
+    # the offsets are texflow's own numbers: compare what does not depend on them
+    "image_grad/random_crop": _grad("tf.image.stateless_random_crop(v, [2, 3, 4, 3], [1, 1])")
+                              .replace("t.gradient(s, v)", "g = t.gradient(s, v)\n"
+                                       "(tf.reduce_sum(g), tf.math.count_nonzero(g), "
+                                       "tf.reduce_max(g))"),
     "image_grad/geometry": _grad("tf.concat([tf.image.rot90(v[:, :, :5], 1), "
                                  "tf.image.flip_left_right(v[:, :, :5]), "
                                  "tf.image.crop_to_bounding_box(v, 0, 1, 5, 5)], 1)"),

@@ -140,7 +140,7 @@ class Dataset:
     @staticmethod
     def from_tensors(tensors):
         """A dataset of one element, `tensors`."""
-        return _Tensors(structure.normalize(tensors, False))
+        return _Tensors(structure.map_structure(_own, structure.normalize(tensors, False)))
 
     @staticmethod
     def from_tensor_slices(tensors):
@@ -149,7 +149,7 @@ class Dataset:
         >>> [int(x["a"]) for x in Dataset.from_tensor_slices({"a": [1, 2]})]
         [1, 2]
         """
-        return _Slices(structure.normalize(tensors, False))
+        return _Slices(structure.map_structure(_own, structure.normalize(tensors, False)))
 
     @staticmethod
     def range(*args, dtype="int64"):
@@ -378,6 +378,12 @@ class DatasetIterator:
     @property
     def element_spec(self):
         return self._dataset.element_spec
+
+
+def _own(leaf):
+    """A copy of a numpy leaf the caller gave (TensorFlow copies it: changing the caller's
+    array later changes no element)."""
+    return leaf.copy() if isinstance(leaf, np.ndarray) else leaf
 
 
 class _Tensors(Dataset):

@@ -121,9 +121,10 @@ class NDArray:
         else:
             data = to_numpy(values, dtype if dtype is not None else dtypes.float32)
             if data.size != math.prod(shape):
-                raise ShapeError(
-                    f"{len_description(values, data)} do not fit shape {list(shape)}, "
-                    f"which holds {math.prod(shape)} values")
+                numpy = f" (numpy shape {list(values.shape)})" \
+                    if isinstance(values, np.ndarray) else ""
+                raise ShapeError(f"{data.size} values{numpy} do not fit shape {list(shape)}, "
+                                 f"which holds {math.prod(shape)} values")
             data = data.reshape(shape)
         return from_numpy(data, cls=cls)
 
@@ -441,18 +442,15 @@ def normalize_shape(shape):
     return known(out)
 
 
-def len_description(values, data):
-    if isinstance(values, np.ndarray):
-        return f"{data.size} values (numpy shape {list(values.shape)})"
-    return f"{data.size} values"
-
-
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
+_FRESH = (list, tuple, int, float, bool, np.generic)  # np.asarray makes new arrays of these
 
 
 def to_numpy(values, dtype=None, rank=None):
     """A numpy array of a texflow dtype holding `values` (list, number or numpy); with
-    `dtype` None the dtype is inferred as TensorFlow does."""
+    `dtype` None the dtype is inferred as TensorFlow does. A numpy array (any buffer) is
+    copied, as TensorFlow copies it: changing it later changes no tensor."""
+    borrowed = not isinstance(values, (NDArray, *_FRESH))
     if isinstance(values, NDArray):
         data = values.numpy()
     else:
@@ -477,6 +475,8 @@ def to_numpy(values, dtype=None, rank=None):
             with np.errstate(invalid="ignore"):
                 data = np.trunc(data)
         data = data.astype(np_target)
+    elif borrowed:
+        data = data.copy()
     return data
 
 

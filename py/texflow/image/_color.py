@@ -166,3 +166,61 @@ def per_image_standardization(image):
     least = np.float32(1) / np.sqrt(np.float32(np.prod(shape[-3:])))
     deviation = maximum(reduce_std(image, axis=axes, keepdims=True), float(least))
     return div(sub(image, mean(image, axis=axes, keepdims=True)), deviation)
+
+
+# TensorFlow's colour-space matrices (applied as images @ matrix over the last axis)
+_RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
+               [0.114, -0.32134392, 0.31119955]]
+_YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021],
+               [0.6208248, -0.64720424, 1.70423049]]
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+               [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+
+
+def _three_channels(images, matrix, fn):
+    images = as_image(images, "images")[0]
+    if not images.dtype.is_floating:
+        raise TypeError(f"Cannot convert {matrix} to EagerTensor of dtype {images.dtype.name}"
+                        f" (tf.image.{fn} takes float images)")
+    shape = images.shape.as_list()
+    if not shape or shape[-1] != 3:
+        raise InvalidArgumentError(f"{fn}: the last dimension of 'images' must be 3; got "
+                                   f"shape {shape_text(shape)}")
+    return tensordot(images, np.array(matrix, np.float32), [[len(shape) - 1], [0]])
+
+
+def rgb_to_yiq(images):
+    """RGB to YIQ, a [..., 3] float image times TensorFlow's matrix (tf.image.rgb_to_yiq).
+
+    >>> tf.image.rgb_to_yiq(tf.ones([1, 1, 3])).shape
+    TensorShape([1, 1, 3])
+    """
+    return _three_channels(images, _RGB_TO_YIQ, "rgb_to_yiq")
+
+
+def yiq_to_rgb(images):
+    """YIQ to RGB (tf.image.yiq_to_rgb).
+
+    >>> tf.image.yiq_to_rgb(tf.constant([[[1.0, 0.0, 0.0]]])).numpy().ravel()
+    array([1., 1., 1.], dtype=float32)
+    """
+    return _three_channels(images, _YIQ_TO_RGB, "yiq_to_rgb")
+
+
+def rgb_to_yuv(images):
+    """RGB to YUV (tf.image.rgb_to_yuv).
+
+    >>> tf.image.rgb_to_yuv(tf.ones([1, 1, 3])).shape
+    TensorShape([1, 1, 3])
+    """
+    return _three_channels(images, _RGB_TO_YUV, "rgb_to_yuv")
+
+
+def yuv_to_rgb(images):
+    """YUV to RGB (tf.image.yuv_to_rgb).
+
+    >>> tf.image.yuv_to_rgb(tf.constant([[[1.0, 0.0, 0.0]]])).numpy().ravel()
+    array([1., 1., 1.], dtype=float32)
+    """
+    return _three_channels(images, _YUV_TO_RGB, "yuv_to_rgb")

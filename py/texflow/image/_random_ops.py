@@ -13,16 +13,16 @@ from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from ..framework import get_static_value
 from ..ops.creation import constant
-from ..ops.elementwise import less, where
+from ..ops.elementwise import add, floormod, less, where
 from ..ops.math_extra import round  # noqa: A004
-from ..ops.movement import reshape, reverse
+from ..ops.movement import gather, reshape, reverse
 from ._checks import as_image, rank_3_or_4
 from ._color import adjust_brightness, adjust_contrast
 
 
-def _stateless(seed, fn):
-    """uniform(shape, minval, maxval) drawing from `seed` alone (a [2] int tensor or list,
-    known when a function is traced)."""
+def _stateless_rng(seed, fn):
+    """A numpy generator of `seed` alone (a [2] int tensor or list, known when a function
+    is traced)."""
     known = get_static_value(seed) if isinstance(seed, NDArray) else seed
     if known is None:
         raise ValueError(f"tf.image.{fn}: the seed must be known when the function is "
@@ -34,7 +34,12 @@ def _stateless(seed, fn):
     if known.shape != (2,):
         dims = ",".join(str(n) for n in known.shape)
         raise InvalidArgumentError(f"seed must have shape [2], not [{dims}]")
-    rng = np.random.default_rng([int(v) % 2 ** 64 for v in known])
+    return np.random.default_rng([int(v) % 2 ** 64 for v in known])
+
+
+def _stateless(seed, fn):
+    """uniform(shape, minval, maxval) drawing from `seed` alone."""
+    rng = _stateless_rng(seed, fn)
 
     def uniform(shape, minval, maxval):
         draw = rng.uniform(minval, maxval, shape).astype(np.float32)
@@ -150,3 +155,48 @@ def stateless_random_contrast(image, lower, upper, seed):
     _check_range(lower, upper)
     uniform = _stateless(seed, "stateless_random_contrast")
     return adjust_contrast(image, uniform([], lower, upper))
+
+
+def _crop_at_random(value, size, draw_offsets):
+    """TensorFlow's random_crop: an offset per axis drawn as a uniform int32 modulo the
+    room left, the slice read with gathers (so offsets drawn on a GPU need no download)."""
+    value = as_image(value, "value")[0]
+    shape = value.shape.as_list()
+    size = [int(n) for n in np.asarray(get_static_value(size) if isinstance(size, NDArray)
+                                       else size).reshape(-1)]
+    if len(size) != len(shape):
+        raise InvalidArgumentError(f"Incompatible shapes: [{len(shape)}] vs. [{len(size)}] "
+                                   "(random_crop: `size` needs one entry per axis of `value`)")
+    if any(s > n for s, n in zip(size, shape)):
+        raise InvalidArgumentError(f"Need value.shape >= size, got {shape} {size}")
+    room = constant(np.array([n - s + 1 for n, s in zip(shape, size)], np.int32))
+    offsets = floormod(draw_offsets(len(shape)), room)
+    for axis, (n, s) in enumerate(zip(shape, size)):
+        if s < n:
+            value = gather(value, add(offsets[axis], np.arange(s, dtype=np.int32)), axis=axis)
+    return value
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A `size`-shaped slice of `value` at a random offset (tf.image.random_crop); `size`
+    must be known when a function is traced.
+
+    >>> tf.image.random_crop(tf.zeros([4, 4, 3]), [2, 2, 3], seed=1).shape
+    TensorShape([2, 2, 3])
+    """
+    def draw(n):
+        return random.uniform([n], 0, dtypes.int32.max, dtype=dtypes.int32, seed=seed)
+    return _crop_at_random(value, size, draw)
+
+
+def stateless_random_crop(value, size, seed, name=None):
+    """random_crop drawing its offsets from `seed` = [a, b] alone
+    (tf.image.stateless_random_crop).
+
+    >>> tf.image.stateless_random_crop(tf.zeros([4, 4, 3]), [2, 2, 3], [1, 2]).shape
+    TensorShape([2, 2, 3])
+    """
+    def draw(n):
+        rng = _stateless_rng(seed, "stateless_random_crop")
+        return constant(rng.integers(0, dtypes.int32.max, n, dtype=np.int32))
+    return _crop_at_random(value, size, draw)

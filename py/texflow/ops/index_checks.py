@@ -9,6 +9,8 @@ same program raises the same error everywhere. Indices that exist only on a GPU
 (ints) instead of a plausible value; see the README.
 """
 
+import weakref
+
 import numpy as np
 
 from ..engine import ndarray, trace
@@ -17,13 +19,19 @@ from ..errors import InvalidArgumentError
 
 def host_values(x):
     """The host copy of NDArray `x`'s data (shaped), or None if it lives only on a device."""
-    storage = x._storage
+    values = _host_array(x)
+    return None if values is None else values.reshape(tuple(x.shape))
+
+
+def _host_array(x):
+    """The flat host copy of `x`'s data, or None (`x` not an NDArray, or only on a device)."""
+    storage = getattr(x, "_storage", None)
     if storage is None:
         return None
     values = storage.values
     if values is None and storage.backend is not None and storage.backend.name == "numpy":
         values = storage.handle  # the numpy backend's data is the host copy
-    return None if values is None else values.reshape(tuple(x.shape))
+    return values
 
 
 def all_within(values, limit):
@@ -66,8 +74,22 @@ def every_call(check, x, *args, key=None):
     """`check(x, *args)`, and inside tf.function again at every replay when `x` is one of
     the function's arguments (engine/trace.py `argument_check`), so a replay checks that
     call's values, not only the values the trace was made with. `key` names what the
-    check asserts: a replay runs one check per argument and key."""
-    return trace.argument_check(lambda value: check(value, *args), x, key)
+    check asserts: a replay runs one check per argument and key. A replay given the very
+    host array the check last passed (the same labels every step) returns that result:
+    a tensor's host copy is never written (engine/ndarray.py `to_numpy` copies what the
+    caller gives), so the check could only pass again."""
+    passed = [None, None, None]  # a weak reference to that host array, its shape, result
+
+    def run(value):
+        values = _host_array(value)
+        if values is not None and passed[0] is not None and passed[0]() is values \
+                and passed[1] == value.shape:
+            return passed[2]
+        result = check(value, *args)
+        if values is not None:
+            passed[:] = weakref.ref(values), value.shape, result
+        return result
+    return trace.argument_check(run, x, key)
 
 
 def labels_key(classes):
