@@ -58,6 +58,7 @@ def test_image_functions_in_tf_function():
         x = tf.image.flip_left_right(tf.image.rot90(x, 1))
         x = tf.image.resize_with_crop_or_pad(x, 4, 10)
         x = tf.image.adjust_contrast(tf.image.adjust_brightness(x, 0.1), 1.5)
+        x = tf.image.adjust_saturation(tf.image.adjust_hue(x, 0.2), 1.3)
         return tf.image.per_image_standardization(tf.image.rgb_to_grayscale(x))
 
     eager = pipeline(images).numpy()

@@ -21,6 +21,10 @@ SCRIPT = textwrap.dedent("""
     x = tf.mul(tf.array([1.0, 2.0]), 3.0)
     print("values", (await x.data()).tolist(), flush=True)
     print("to stderr", file=sys.stderr)
+    import js, time  # cross-origin isolated (serve.py): a clock finer than 0.1 ms
+    ticks = [time.perf_counter() for _ in range(20000)]
+    step = min(b - a for a, b in zip(ticks, ticks[1:]) if b > a)
+    print("isolated", js.crossOriginIsolated, "fine clock", step < 50e-6)
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
     if mode == "exit":
         sys.exit(3)
@@ -47,6 +51,7 @@ def test_runs_a_file_with_the_backend_argv_and_top_level_await(tmp_path, backend
     assert f"backend {backend}" in lines
     assert "values [3.0, 6.0]" in lines
     assert "to stderr" in done.stderr
+    assert "isolated True fine clock True" in lines
 
 
 def test_exit_codes_and_tracebacks(tmp_path):

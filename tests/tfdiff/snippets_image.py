@@ -196,6 +196,38 @@ SNIPPETS = {
     "image_color/yuv_int_error": ("tf.image.rgb_to_yuv(tf.ones([2, 2, 3], tf.int32))",
                                   {"match": ["to EagerTensor of dtype int32"]}),
     "image_color/yiq_channels_error": "tf.image.rgb_to_yiq(tf.ones([2, 2, 2]))",
+    "image_color/hsv": _X + "e = tf.constant([[0.2, 0.5, 0.1], [0.3, 0.3, 0.3], [0.9, 0.1, 0.4], "
+                            "[0.0, 0.0, 0.0], [0.5, 0.5, 0.2], [0.7, 0.2, 0.7]])\n"
+                            "(tf.image.rgb_to_hsv(x), tf.image.rgb_to_hsv(e), tf.image.hsv_to_rgb("
+                            "x3), tf.image.hsv_to_rgb(tf.constant([[1.0, 1.0, 1.0], [1.5, 0.5, "
+                            "1.0], [-0.2, 0.5, 1.0], [0.25, 0.0, 0.5]])), "
+                            "tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(x)))",
+    "image_color/hue_saturation": _X + "e = tf.constant([[[0.2, 0.5, 0.1], [0.3, 0.3, 0.3], "
+                                       "[0.9, 0.1, 0.4], [0.0, 0.0, 0.0], [0.7, 0.2, 0.7]]])\n"
+                                       "(tf.image.adjust_hue(x, 0.3), tf.image.adjust_hue(x3, "
+                                       "-0.7), tf.image.adjust_hue(e, 1.0), "
+                                       "tf.image.adjust_hue(e, -0.45), "
+                                       "tf.image.adjust_saturation(x, 0.5), "
+                                       "tf.image.adjust_saturation(x3, 3.0), "
+                                       "tf.image.adjust_saturation(e, -1.0), "
+                                       "tf.image.adjust_saturation(e, 1.7))",
+    "image_color/hue_saturation_uint8": "u = np.array([[[10, 200, 30], [255, 0, 128], "
+                                        "[40, 40, 40]]], np.uint8)\n"
+                                        "(tf.image.adjust_hue(u, 0.2), "
+                                        "tf.image.adjust_saturation(u, 0.4))",
+    "image_color/hsv_channels_error": (
+        "tf.image.rgb_to_hsv(tf.ones([2, 2]))",
+        {"match": ["input must have 3 channels but input only has 2 channels."]}),
+    "image_color/hsv_int_error": ("tf.image.hsv_to_rgb(tf.ones([2, 3], tf.int32))",
+                                  {"match": ["Value for attr 'T' of int32 is not in the list "
+                                             "of allowed values"]}),
+    "image_color/hue_delta_error": ("tf.image.adjust_hue(tf.ones([1, 1, 3]), 1.5)",
+                                    {"match": ["delta must be in the interval [-1, 1]"]}),
+    "image_color/hue_rank_error": ("tf.image.adjust_hue(tf.ones([2, 3]), 0.1)",
+                                   {"match": ["input must be at least 3-D, got shape[2,3]"]}),
+    "image_color/saturation_rank_error": (
+        "tf.image.adjust_saturation(tf.ones([2, 3]), 0.1)",
+        {"match": ["input must be at least 3-D, got shape[2,3]"]}),
     "image_color/standardization": _X + "(tf.image.per_image_standardization(x), "
                                         "tf.image.per_image_standardization(xi[0]), "
                                         "tf.image.per_image_standardization(tf.ones([2, 3, 1])))",
@@ -283,6 +315,23 @@ SNIPPETS = {
         {"match": ["Need value.shape >= size, got"]}),
     "image_random/crop_rank_error": ("tf.image.random_crop(tf.zeros([2, 3, 1]), [2, 2])",
                                      {"match": ["Incompatible shapes: [3] vs. [2]"]}),
+    "image_random/hue_saturation": _X + "tf.random.set_seed(2)\n"
+                                        "h = [tf.image.random_hue(x, 0.3), "
+                                        "tf.image.stateless_random_hue(x3, 0.5, [3, 4])]\n"
+                                        "s = [tf.image.random_saturation(x, 0.2, 0.9, seed=6), "
+                                        "tf.image.stateless_random_saturation(x3, 0.5, 1.5, "
+                                        "[3, 4])]\n"
+                                        "v = tf.image.rgb_to_hsv(x3)[..., 2]\n"
+                                        "([t.shape for t in h + s], [bool(tf.reduce_max(tf.abs("
+                                        "tf.image.rgb_to_hsv(t[-1])[..., 2] - v)) < 1e-5) "
+                                        "for t in (h[0], h[1][None], s[0], s[1][None])])",
+    "image_random/hue_error": ("tf.image.random_hue(tf.ones([1, 1, 3]), 0.6)",
+                               {"match": ["max_delta must be <= 0.5."]}),
+    "image_random/hue_negative_error": ("tf.image.stateless_random_hue(tf.ones([1, 1, 3]), "
+                                        "-0.1, [1, 2])",
+                                        {"match": ["max_delta must be non-negative."]}),
+    "image_random/saturation_error": ("tf.image.random_saturation(tf.ones([1, 1, 3]), -0.5, "
+                                      "0.2)", {"match": ["lower must be non-negative."]}),
     "image_random/brightness_error": ("tf.image.random_brightness(tf.zeros([2, 2, 1]), -0.1)",
                                       {"match": ["max_delta must be non-negative."]}),
     "image_random/contrast_error": ("tf.image.random_contrast(tf.zeros([2, 2, 1]), 0.5, 0.5)",
@@ -301,6 +350,10 @@ SNIPPETS = {
                               .replace("t.gradient(s, v)", "g = t.gradient(s, v)\n"
                                        "(tf.reduce_sum(g), tf.math.count_nonzero(g), "
                                        "tf.reduce_max(g))"),
+    # TensorFlow's RGBToHSV gradient, away from ties between channels (its rule at grey
+    # pixels is its own; texflow's comes from where and max); AdjustHue and AdjustSaturation
+    # have none in TensorFlow
+    "image_grad/rgb_to_hsv": (_grad("tf.image.rgb_to_hsv(v)"), {"rtol": 10, "atol": 10}),
     "image_grad/geometry": _grad("tf.concat([tf.image.rot90(v[:, :, :5], 1), "
                                  "tf.image.flip_left_right(v[:, :, :5]), "
                                  "tf.image.crop_to_bounding_box(v, 0, 1, 5, 5)], 1)"),
