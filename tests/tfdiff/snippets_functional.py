@@ -6,18 +6,11 @@ tf.numpy_function eagerly and inside tf.function (host code at every call).
 After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py functional`.
 """
 
+from tfdiff_check import VALUES_AND_GRADIENTS
+
 _X = "x = tf.constant([[1., 2.], [3., 4.], [5., 6.]])\n"
 # the function's values, then its gradients, eagerly and in a tf.function (two calls)
-_BOTH = _X + """
-def grads(v):
-    with tf.GradientTape() as t:
-        t.watch(v)
-        y = body(v)
-        loss = tf.add_n([tf.reduce_sum(u * u) for u in tf.nest.flatten(y)])
-    return y, t.gradient(loss, v)
-f = tf.function(grads)
-(grads(x), f(x), f(x * 2))
-"""
+_BOTH = _X + VALUES_AND_GRADIENTS
 
 SNIPPETS = {
     # -- map_fn ------------------------------------------------------------------------
