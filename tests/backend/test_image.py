@@ -146,3 +146,22 @@ def test_crop_and_resize_of_boxes_computed_in_tf_function():
     # are the extrapolation value
     assert np.all(got[1, 0] == 0.0) and np.all(got[1, :, 3] == 0.0)
     assert np.all(got[1, 1:, :3] != 0.0)
+
+
+@each_backend
+def test_draw_bounding_boxes_in_tf_function():
+    images = np.zeros((2, 6, 7, 3), np.float32)
+    boxes = np.array([[[0.1, 0.2, 0.9, 0.8]], [[0.5, -0.2, 1.3, 0.5]]], np.float32)
+    colors = [[1.0, 0.5, 0.25, 1.0]]
+    eager = tf.image.draw_bounding_boxes(images, boxes, colors).numpy()
+    # boxes computed on the device
+    draw = tf.function(lambda x, b: tf.image.draw_bounding_boxes(x, b * 1.0, colors))
+    assert np.array_equal(draw(images, boxes).numpy(), eager)
+    # rows 0..4 and columns 1..4 (trunc(coordinate * (size - 1))), the inside untouched
+    first = eager[0, :, :, 0]
+    assert first[[0, 4], 1:5].tolist() == [[1.0] * 4] * 2
+    assert first[1:4, [1, 4]].tolist() == [[1.0, 1.0]] * 3 and not first[1:4, 2:4].any()
+    # the second box's bottom (row 6) and left (column -1) sides lie outside: not drawn
+    second = eager[1, :, :, 0]
+    assert second[2, :4].tolist() == [1.0] * 4 and second[3:, 3].tolist() == [1.0] * 3
+    assert second.sum() == 7

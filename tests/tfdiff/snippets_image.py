@@ -329,47 +329,6 @@ SNIPPETS = {
     "image_patches/extract_padding_error": (
         "tf.image.extract_patches(tf.zeros([1, 4, 4, 1]), [1, 2, 2, 1], [1, 1, 1, 1], "
         "[1, 1, 1, 1], 'FOO')", {"match": ["Value for attr 'padding' of \"FOO\""]}),
-    # non-max suppression
-    "image_nms/select": "b = [[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], "
-                        "[0, 10.1, 1, 11.1], [0, 100, 1, 101]]\n"
-                        "s = [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]\n"
-                        "(tf.image.non_max_suppression(b, s, 3), "
-                        "tf.image.non_max_suppression(b, s, 10, 0.5, 0.4), "
-                        "tf.image.non_max_suppression(b, s, 0), "
-                        "tf.image.non_max_suppression(tf.constant(b), [0.5] * 6, 6, 0.3), "
-                        "tf.image.non_max_suppression([[1, 1, 0, 0], [0, 0, 0.5, 0.5]], "
-                        "[0.5, 0.6], 3, 0.1), tf.image.non_max_suppression(tf.zeros([0, 4]), "
-                        "tf.zeros([0]), 3), tf.image.non_max_suppression_with_scores(b, s, 6, "
-                        "soft_nms_sigma=0.5), tf.image.non_max_suppression_with_scores(b, s, 6, "
-                        "0.5, 0.2, soft_nms_sigma=0.3), tf.image.non_max_suppression_with_scores("
-                        "b, s, 4, 0.7), tf.image.non_max_suppression_overlaps([[1.0, 0.6, 0.2], "
-                        "[0.6, 1.0, 0.6], [0.2, 0.6, 1.0]], [0.1, 0.5, 0.3], 3), "
-                        "tf.image.non_max_suppression_overlaps(tf.eye(3), [0.2, 0.5, 0.3], 2, "
-                        "0.5, 0.25))",
-    "image_nms/random": "rng = np.random.default_rng(9)\n"
-                        "c = rng.random([60, 2]).astype(np.float32) * 4\n"
-                        "b = np.concatenate([c, c + rng.random([60, 2]).astype(np.float32)], 1)\n"
-                        "s = rng.random(60).astype(np.float32)\n"
-                        "(tf.image.non_max_suppression(b, s, 40, 0.3), "
-                        "tf.image.non_max_suppression(b, s, 50, 0.6, 0.2), "
-                        "tf.image.non_max_suppression_with_scores(b, s, 30, 0.5, 0.1, 0.4))",
-    "image_nms/size_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0], -1)",
-                             {"match": ["output size must be non-negative"]}),
-    "image_nms/iou_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0], 1, 1.5)",
-                            {"match": ["iou_threshold must be in [0, 1]"]}),
-    "image_nms/rank_error": ("tf.image.non_max_suppression([0, 0, 1, 1], [1.0], 1)",
-                             {"match": ["boxes must be 2-D[4]"]}),
-    "image_nms/columns_error": ("tf.image.non_max_suppression([[0, 0, 1]], [1.0], 1)",
-                                {"match": ["boxes must have 4 columns"]}),
-    "image_nms/scores_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [[1.0]], 1)",
-                               {"match": ["scores must be 1-D[1,1]"]}),
-    "image_nms/scores_size_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0, 2.0],"
-                                    " 1)", {"match": ["scores has incompatible shape"]}),
-    "image_nms/sigma_error": ("tf.image.non_max_suppression_with_scores([[0, 0, 1, 1]], [1.0],"
-                              " 1, soft_nms_sigma=-1.0)",
-                              {"match": ["soft_nms_sigma_val must be >= 0"]}),
-    "image_nms/float_size_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0], 2.5)",
-                                   {"match": ["Cannot convert 2.5"]}),
     # random augmentations: the shapes and the choices (a flip is all or nothing per image)
     "image_random/flips": _X + "tf.random.set_seed(3)\n"
                                "outs = [tf.image.random_flip_left_right(x), "
