@@ -113,4 +113,19 @@ SNIPPETS = {
     "image_nms/combined_total_error": ("tf.image.combined_non_max_suppression(tf.zeros([1, 3, 1, "
                                        "4]), tf.zeros([1, 3, 3]), 2, -5)",
                                        {"match": ["max_total_size must be > 0"]}),
+    "image_nms/padded": "rng = np.random.default_rng(3)\n"
+                        "c = rng.random([2, 30, 2]).astype(np.float32) * 3\n"
+                        "b = tf.constant(np.concatenate([c, c + rng.random([2, 30, 2])"
+                        ".astype(np.float32)], -1))\n"
+                        "s = tf.constant(rng.random([2, 30]).astype(np.float32))\n"
+                        "(tf.image.non_max_suppression_padded(b[0], s[0], 10), "
+                        "tf.image.non_max_suppression_padded(b[0], s[0], 40, 0.3, 0.2, "
+                        "pad_to_max_output_size=True), tf.image.non_max_suppression_padded(b, s, "
+                        "12, 0.4, pad_to_max_output_size=True), "
+                        "tf.image.non_max_suppression_padded(b[None], s[None], 5, "
+                        "pad_to_max_output_size=True), tf.image.non_max_suppression_padded("
+                        "tf.gather(b[1], [2, 3, 0, 1], axis=1), s[1], 10, 0.2, 0.3))",
+    "image_nms/padded_batch_error": (
+        "tf.image.non_max_suppression_padded(tf.zeros([2, 3, 4]), tf.zeros([2, 3]), 2)",
+        {"match": ["'pad_to_max_output_size' (value False) must be True for batched input"]}),
 }

@@ -15,7 +15,8 @@ from ._geometry import (central_crop, crop_to_bounding_box, flip_left_right, fli
 from ._geometry import transpose_image as transpose
 from ._hsv import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv
 from ._nms import (combined_non_max_suppression, non_max_suppression,
-                   non_max_suppression_overlaps, non_max_suppression_with_scores)
+                   non_max_suppression_overlaps, non_max_suppression_padded,
+                   non_max_suppression_with_scores)
 from ._patches import crop_and_resize, extract_patches
 from ._quality import image_gradients, psnr, sobel_edges, total_variation
 from ._random_ops import (random_brightness, random_contrast, random_crop,
@@ -32,10 +33,10 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma
            "convert_image_dtype", "crop_and_resize", "crop_to_bounding_box",
            "draw_bounding_boxes", "extract_patches", "flip_left_right", "flip_up_down",
            "grayscale_to_rgb", "hsv_to_rgb", "image_gradients", "non_max_suppression",
-           "non_max_suppression_overlaps", "non_max_suppression_with_scores",
-           "pad_to_bounding_box", "per_image_standardization", "psnr",
-           "random_brightness", "random_contrast", "random_crop",
-           "random_flip_left_right", "random_flip_up_down", "random_hue",
+           "non_max_suppression_overlaps", "non_max_suppression_padded",
+           "non_max_suppression_with_scores", "pad_to_bounding_box",
+           "per_image_standardization", "psnr", "random_brightness", "random_contrast",
+           "random_crop", "random_flip_left_right", "random_flip_up_down", "random_hue",
            "random_saturation", "resize", "resize_with_crop_or_pad", "resize_with_pad",
            "rgb_to_grayscale", "rgb_to_hsv", "rgb_to_yiq", "rgb_to_yuv", "rot90",
            "sobel_edges", "ssim", "ssim_multiscale", "stateless_random_brightness",

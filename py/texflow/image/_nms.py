@@ -216,3 +216,41 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
             out_scores[b, k], out_classes[b, k] = s, c
     return CombinedNonMaxSuppression(constant(out_boxes), constant(out_scores),
                                      constant(out_classes), constant(valid))
+
+
+def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5,
+                               score_threshold=float("-inf"), pad_to_max_output_size=False,
+                               name=None, sorted_input=False, canonicalized_coordinates=False,
+                               tile_size=512):
+    """(indices, number valid) of non-max suppression, for one image or a batch [...,
+    num_boxes, 4]; with `pad_to_max_output_size` (required for a batch) the indices are
+    zero-padded to `max_output_size` (tf.image.non_max_suppression_padded). The same
+    selection as non_max_suppression; `sorted_input`, `canonicalized_coordinates` and
+    `tile_size` are TensorFlow's speed hints and change nothing here.
+
+    >>> idx, n = tf.image.non_max_suppression_padded(
+    ...     tf.constant([[0, 0, 1, 1.0], [0, 0.1, 1, 1.1]]), [0.9, 0.8], 3,
+    ...     pad_to_max_output_size=True)
+    >>> idx.numpy(), int(n)
+    (array([0, 0, 0], dtype=int32), 1)
+    """
+    op = "non_max_suppression_padded"
+    boxes, scores = _host(boxes, op), _host(scores, op)
+    if not pad_to_max_output_size and boxes.ndim > 2:
+        raise ValueError(f"'pad_to_max_output_size' (value {pad_to_max_output_size}) must be "
+                         "True for batched input")
+    size = static_int(max_output_size, "max_output_size", op)
+    threshold = np.float32(iou_threshold)
+    batch = boxes.shape[:-2]
+    flat_boxes = boxes.reshape((-1,) + boxes.shape[-2:])
+    flat_scores = scores.reshape((-1, scores.shape[-1]))
+    indices = np.zeros((len(flat_boxes), size), np.int32)
+    valid = np.zeros(len(flat_boxes), np.int32)
+    for k, (b, s) in enumerate(zip(flat_boxes, flat_scores)):
+        _check(b, s, size, float(threshold))
+        chosen, _ = _select(_iou(b), s, size, threshold, np.float32(score_threshold), 0.0)
+        indices[k, :len(chosen)] = chosen
+        valid[k] = len(chosen)
+    if not pad_to_max_output_size:
+        return constant(indices[0, :valid[0]]), constant(valid[0])
+    return constant(indices.reshape(batch + (size,))), constant(valid.reshape(batch))
