@@ -184,6 +184,9 @@ GRAD_CASES = {
                               "any"),
     "image_adjust_contrast": (lambda tf, x: tf.image.adjust_contrast(x, 1.7), [(4, 3, 2)],
                               "any"),
+    "image_adjust_hue": (lambda tf, x: tf.image.adjust_hue(x, 0.3), [(2, 2, 3)], "distinct"),
+    "image_adjust_saturation": (lambda tf, x: tf.image.adjust_saturation(x, 0.6), [(2, 2, 3)],
+                                "distinct"),
     "image_per_image_standardization": (lambda tf, x: tf.image.per_image_standardization(x),
                                         [(2, 3, 3, 2)], "any"),
 }

@@ -38,6 +38,18 @@ OPTIONS = ("rtol", "atol", "match")
 
 # Largest result (elements) a fixture stores: keep snippets small.
 MAX_ELEMENTS = 20000
+# A snippet template for the snippet files: `body(v)`'s values and its gradients, eagerly
+# and in a tf.function (two calls), on the `x` the snippet defines first.
+VALUES_AND_GRADIENTS = """
+def grads(v):
+    with tf.GradientTape() as t:
+        t.watch(v)
+        y = body(v)
+        loss = tf.add_n([tf.reduce_sum(u * u) for u in tf.nest.flatten(y)])
+    return y, t.gradient(loss, v)
+f = tf.function(grads)
+(grads(x), f(x), f(x * 2))
+"""
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "tfdiff"
 

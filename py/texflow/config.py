@@ -13,6 +13,7 @@ import re
 import warnings
 
 from .engine import context
+from .engine import memory
 from .engine.ndarray import NDArray
 
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
@@ -138,12 +139,85 @@ def get_soft_device_placement():
     return True
 
 
+_LOCAL_NAME = re.compile(r"([A-Za-z_][A-Za-z_0-9]*):(\d+)")
+_FULL_PART = re.compile(r"(job|replica|task):(\w+)|(?:device:)?([A-Za-z_][A-Za-z_0-9]*):(\d+|\*)")
+
+
+def _memory_backend(device):
+    """The backend of TensorFlow device string `device` ('GPU:0', '/device:CPU:0', ''),
+    parsed and matched as get_memory_info does: ValueError for a name it cannot parse
+    or no device here matches."""
+    if not isinstance(device, str):
+        raise TypeError(f"get_memory_info: `device` must be a device string such as "
+                        f"'GPU:0', received {device!r}")
+    bad = ValueError(f"Failed parsing device name: '{device}'. Note a valid device string "
+                     "should at least contain a device type and a device index, like "
+                     "\"GPU:0\".")
+    spec = {"job": "localhost", "replica": "0", "task": "0", "type": None, "index": None}
+    if "/" not in device and device:
+        local = _LOCAL_NAME.fullmatch(device)
+        if local is None:
+            raise bad
+        spec.update(type=local.group(1), index=int(local.group(2)))
+    elif device:
+        if not device.startswith("/"):
+            raise bad
+        for part in device[1:].split("/"):
+            match = _FULL_PART.fullmatch(part)
+            if match is None or match.group(1) in ("replica", "task") and \
+                    not match.group(2).isdigit():
+                raise bad
+            if match.group(1):
+                spec[match.group(1)] = match.group(2)
+                continue
+            kind = match.group(3)
+            # the legacy '/cpu:0' form is lower case; 'device:cpu:0' names no device
+            legacy = not part.startswith("device:") and kind in ("cpu", "gpu")
+            spec["type"] = kind.upper() if legacy else kind
+            spec["index"] = None if match.group(4) == "*" else int(match.group(4))
+    if (spec["job"], int(spec["replica"]), int(spec["task"])) == ("localhost", 0, 0):
+        for kind, index, backend in _devices(None):
+            if spec["type"] in (None, kind) and spec["index"] in (None, index):
+                return backend
+    raise ValueError(f"No matching devices found for '{device}'")
+
+
+def get_memory_info(device):
+    """`{"current": bytes, "peak": bytes}` of the tensor data `device` holds now and at
+    most since the program began or `reset_memory_stats(device)` (TensorFlow's
+    tf.config.experimental.get_memory_info): texflow's own accounting, the storages
+    behind live tensors (tf.memory()'s `num_bytes`, per device: the numpy backend and
+    host copies are the CPU's). Pooled textures and buffers kept for reuse and a
+    replayed step's intermediates before they become tensors are not counted.
+
+    >>> sorted(tf.config.experimental.get_memory_info("CPU:0"))
+    ['current', 'peak']
+    """
+    current, peak = memory.held_bytes(_memory_backend(device))
+    return {"current": current, "peak": peak}
+
+
+def reset_memory_stats(device):
+    """Starts `device`'s peak (get_memory_info) again from what it holds now."""
+    memory.reset_peak(_memory_backend(device))
+
+
+def get_memory_usage(device):
+    """The bytes `device` holds now (TensorFlow's deprecated form of
+    `get_memory_info(device)['current']`)."""
+    return get_memory_info(device)["current"]
+
+
 class experimental:  # noqa: N801  (a namespace, as tf.config.experimental)
     """`tf.config.experimental.set_memory_growth` and friends (accepted; texflow's GPU
-    storage is pooled and bounded, see tf.memory())."""
+    storage is pooled and bounded, see tf.memory()), get_memory_info and
+    reset_memory_stats."""
 
     list_physical_devices = staticmethod(list_physical_devices)
     list_logical_devices = staticmethod(list_logical_devices)
+    get_memory_info = staticmethod(get_memory_info)
+    reset_memory_stats = staticmethod(reset_memory_stats)
+    get_memory_usage = staticmethod(get_memory_usage)
 
     @staticmethod
     def set_memory_growth(device, enable):

@@ -22,6 +22,8 @@ from .engine.ndarray import NDArray as _NDArray, from_numpy as _from_numpy
 from .engine.ndarray import normalize_shape as _normalize_shape, to_numpy as _to_numpy
 from .engine.seeds import drawn_each_call as _drawn_each_call, generator as _generator
 from .engine.trace import dry as _dry, fresh_each_call as _fresh_each_call
+from .errors import InvalidArgumentError as _InvalidArgumentError
+from .errors import NotFoundError as _NotFoundError
 
 _state = _seeds.state
 
@@ -73,6 +75,34 @@ def _float_dtype(dtype, name):
     return _dtypes.device_dtype(dtype)
 
 
+# The dtypes tf.random.uniform accepts (Generator.uniform checks its kernels' lists instead)
+_UNIFORM = ("float16", "bfloat16", "float32", "float64", "int32", "int64")
+
+
+def _uniform_dtype(dtype, generator):
+    """uniform's `dtype` checked as TensorFlow's tf.random.uniform (`generator` False) or
+    Generator.uniform checks it, then as a device dtype: float16 raises DTypeError (it has
+    no device storage), as every float16 tensor does, and never gives float32 silently."""
+    dtype = _dtypes.as_dtype(dtype)
+    name = dtype.name
+    if not generator and name not in _UNIFORM:
+        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{name}'>. Accepted "
+                         "dtypes are (tf.float16, tf.bfloat16, tf.float32, tf.float64, "
+                         "tf.int32, tf.int64).")
+    if dtype.is_bool or dtype == _dtypes.string:
+        raise TypeError(f"Cannot convert 0 to EagerTensor of dtype {name}")
+    if name in ("uint32", "uint64"):  # TensorFlow lists them but has no CPU kernel
+        raise _NotFoundError(f"Could not find device for node: {{{{node "
+                             f"StatelessRandomUniformIntV2}}}} = StatelessRandomUniformIntV2"
+                             f"[dtype=DT_{name.upper()}]")
+    if not (dtype.is_floating or name in ("int32", "int64")):
+        allowed = "int32, int64, uint32, uint64" if dtype.is_integer else \
+            "half, bfloat16, float, double"
+        raise _InvalidArgumentError(f"Value for attr 'dtype' of {name} is not in the list "
+                                    f"of allowed values: {allowed}")
+    return _dtypes.device_dtype(dtype)
+
+
 def _scalar(value):
     return value.numpy() if isinstance(value, _NDArray) else _np.asarray(value)
 
@@ -94,7 +124,6 @@ def _normal(rng, shape, mean, stddev, truncated):
 
 
 def _uniform(rng, shape, minval, maxval, dtype):
-    dtype = _dtypes.as_dtype(dtype)
     shape = _normalize_shape(shape)
     if dtype.is_integer:
         if maxval is None:
@@ -104,8 +133,6 @@ def _uniform(rng, shape, minval, maxval, dtype):
             raise ValueError(f"uniform: need minval < maxval for integers, received "
                              f"[{low}, {high})")
         return _from_numpy(rng.integers(low, high, shape, dtype=_np.int64).astype(_np.int32))
-    if not dtype.is_floating:
-        raise TypeError(f"uniform: dtype {dtype!r} is neither floating nor integer")
     low, high = _scalar(minval), _scalar(1.0 if maxval is None else maxval)
     values = rng.random(shape) * (high - low) + low
     return _from_numpy(values.astype(_np.float32))
@@ -139,7 +166,8 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
     >>> tf.random.uniform([3], 0, 10, dtype=tf.int32, seed=1).dtype
     tf.int32
     """
-    integer = _dtypes.as_dtype(dtype).is_integer  # TensorFlow's RandomUniformInt kernel
+    dtype = _uniform_dtype(dtype, False)
+    integer = dtype.is_integer  # TensorFlow's RandomUniformInt kernel
     rng = _generator(seed, _size(shape), "uniform_int" if integer else None)
     return _uniform(rng, shape, minval, maxval, dtype)
 
@@ -208,7 +236,7 @@ class Generator:
 
     @_fresh_each_call  # a new draw at every tf.function call
     def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
-        return _uniform(self._draws(), shape, minval, maxval, dtype)
+        return _uniform(self._draws(), shape, minval, maxval, _uniform_dtype(dtype, True))
 
     def _draws(self):
         # get_concrete_function: a throwaway generator, as the draw is discarded

@@ -36,6 +36,11 @@ def test_unknown_backend_and_unsupported_dtypes():
         tf.zeros([2], "complex64")
     with raises(tf.DTypeError, match="float16 has no storage on texflow's devices"):
         tf.cast(tf.array([1.0]), tf.float16)
+    generator = tf.random.Generator.from_seed(1)
+    for draw in (tf.random.uniform, tf.random.normal, tf.random.truncated_normal,
+                 generator.uniform, generator.normal, generator.truncated_normal):
+        with raises(tf.DTypeError, match="float16 has no storage"):  # never float32
+            draw([2], dtype=tf.float16)
     with raises(tf.DTypeError, match="Cannot convert the argument `type_value`: 'float65'"):
         tf.zeros([2], "float65")
     with raises(tf.DTypeError, match="numpy dtype <U1"):

@@ -58,6 +58,7 @@ def test_image_functions_in_tf_function():
         x = tf.image.flip_left_right(tf.image.rot90(x, 1))
         x = tf.image.resize_with_crop_or_pad(x, 4, 10)
         x = tf.image.adjust_contrast(tf.image.adjust_brightness(x, 0.1), 1.5)
+        x = tf.image.adjust_saturation(tf.image.adjust_hue(x, 0.2), 1.3)
         return tf.image.per_image_standardization(tf.image.rgb_to_grayscale(x))
 
     eager = pipeline(images).numpy()
@@ -127,3 +128,40 @@ def test_random_crop_in_tf_function_draws_on_the_device():
         assert np.array_equal(out, images[top:top + 2, left:left + 3]), out[..., 0]
         corners.add((top, left))
     assert len(corners) > 1, "a tf.function cropped at the same place on every call"
+
+
+@each_backend
+def test_crop_and_resize_of_boxes_computed_in_tf_function():
+    images = np.arange(2 * 6 * 7 * 2, dtype=np.float32).reshape(2, 6, 7, 2)
+    raw = np.array([[0.1, 0.2, 0.9, 0.7], [-0.2, 0.0, 0.5, 1.1]], np.float32)
+
+    def crops(x, boxes):
+        # boxes computed on the device, as a detector's are
+        return tf.image.crop_and_resize(x, boxes * 1.0 + 0.0, [1, 0], [3, 4])
+
+    eager = tf.image.crop_and_resize(images, raw, [1, 0], [3, 4]).numpy()
+    got = tf.function(crops)(images, raw).numpy()
+    assert np.allclose(got, eager, rtol=1e-5, atol=1e-4), np.abs(got - eager).max()
+    # the second box reaches above and right of the image: its first row and last column
+    # are the extrapolation value
+    assert np.all(got[1, 0] == 0.0) and np.all(got[1, :, 3] == 0.0)
+    assert np.all(got[1, 1:, :3] != 0.0)
+
+
+@each_backend
+def test_draw_bounding_boxes_in_tf_function():
+    images = np.zeros((2, 6, 7, 3), np.float32)
+    boxes = np.array([[[0.1, 0.2, 0.9, 0.8]], [[0.5, -0.2, 1.3, 0.5]]], np.float32)
+    colors = [[1.0, 0.5, 0.25, 1.0]]
+    eager = tf.image.draw_bounding_boxes(images, boxes, colors).numpy()
+    # boxes computed on the device
+    draw = tf.function(lambda x, b: tf.image.draw_bounding_boxes(x, b * 1.0, colors))
+    assert np.array_equal(draw(images, boxes).numpy(), eager)
+    # rows 0..4 and columns 1..4 (trunc(coordinate * (size - 1))), the inside untouched
+    first = eager[0, :, :, 0]
+    assert first[[0, 4], 1:5].tolist() == [[1.0] * 4] * 2
+    assert first[1:4, [1, 4]].tolist() == [[1.0, 1.0]] * 3 and not first[1:4, 2:4].any()
+    # the second box's bottom (row 6) and left (column -1) sides lie outside: not drawn
+    second = eager[1, :, :, 0]
+    assert second[2, :4].tolist() == [1.0] * 4 and second[3:, 3].tolist() == [1.0] * 3
+    assert second.sum() == 7

@@ -151,3 +151,34 @@ def test_fit_under_a_strategy_compiles_the_whole_step():
         _close(a, b, "weights")
     step = runs[1][2]._compiled_steps["train"]
     assert step.tracing_count == 2 and step.eager_reason is None, step.tracing_count
+
+
+@each_backend
+def test_replays_read_a_changed_learning_rate_and_step_count():
+    # a replay reads the optimizer's host numbers at every call (remembered per host
+    # array): assigning either between calls must reach the next step, as eagerly
+    weights = _model().get_weights()
+    runs = []
+    for compiled in (False, True):
+        model = _model(weights)
+        opt = tf.keras.optimizers.Adam(0.01)
+        x, y = tf.constant(X[:8]), tf.constant(np.ones((8, 3), np.float32))
+
+        def step(model=model, opt=opt, x=x, y=y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        run = tf.function(step) if compiled else step
+        for i in range(6):
+            if i == 2:
+                opt.learning_rate = 0.2
+            if i == 4:
+                opt.iterations.assign(100)
+            run()
+        runs.append((model.get_weights(), int(opt.iterations.numpy()),
+                     float(opt.learning_rate.numpy())))
+    assert runs[0][1:] == runs[1][1:] == (102, np.float32(0.2))
+    for a, b in zip(runs[0][0], runs[1][0], strict=True):
+        _close(a, b, "weights")

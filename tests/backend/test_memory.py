@@ -117,3 +117,26 @@ def test_a_repeated_op_signature_uploads_counts_and_tracks_as_its_first_run():
         assert y.is_disposed
         x.dispose()
     one.dispose()
+
+
+@each_backend
+def test_get_memory_info_counts_the_device_tensors_now_and_at_most():
+    # the device the active backend is (the numpy backend is the CPU), as TensorFlow names it
+    device = tf.constant(0.0).device if tf.get_backend() == "numpy" else \
+        (tf.zeros([1]) + 1.0).device
+    info = tf.config.experimental.get_memory_info
+    tf.config.experimental.reset_memory_stats(device)
+    start = info(device)
+    assert start["peak"] == start["current"] >= 0
+    x = tf.zeros([1000]) + 1.0
+    y = x * 2.0
+    grown = info(device)
+    assert grown["current"] - start["current"] >= 8000  # x and y, 4000 bytes each
+    x.dispose()
+    y.dispose()
+    after = info(device)
+    assert after["current"] <= grown["current"] - 8000
+    assert after["peak"] == grown["peak"] >= grown["current"]
+    tf.config.experimental.reset_memory_stats(device)
+    assert info(device)["peak"] == info(device)["current"] == after["current"]
+    assert tf.config.experimental.get_memory_usage(device) == after["current"]

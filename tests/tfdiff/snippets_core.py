@@ -14,6 +14,8 @@ _PRINT = ("import os, tempfile\npath = os.path.join(tempfile.mkdtemp(), 'out.txt
           "out = 'file://' + path\n")
 _READ = "\nopen(path).read()"
 
+_GEN = "g = tf.random.Generator.from_seed(1)\n"
+
 SNIPPETS = {
     # -- dtypes are objects ----------------------------------------------------------------
     "core_dtypes/attributes": "(tf.float32.name, tf.float32.size, tf.int32.size, "
@@ -189,6 +191,22 @@ SNIPPETS = {
     "core_random/uniform_int_needs_maxval": ("tf.random.uniform([2], dtype=tf.int32)",
                                              {"match": ["Must specify maxval"]}),
     "core_random/normal_int_error": "tf.random.normal([2], dtype=tf.int32)",
+    "core_random/uniform_dtype_int8": ("tf.random.uniform([2], maxval=5, dtype=tf.int8)",
+                                       {"match": ["<dtype: 'int8'>", "Accepted dtypes"]}),
+    "core_random/uniform_dtype_bool": ("tf.random.uniform([2], dtype=tf.bool)",
+                                       {"match": ["<dtype: 'bool'>"]}),
+    "core_random/uniform_dtype_complex": ("tf.random.uniform([2], dtype=tf.complex64)",
+                                          {"match": ["<dtype: 'complex64'>"]}),
+    "core_random/generator_uniform_int16": (_GEN + "g.uniform([2], maxval=4, dtype=tf.int16)",
+                                            {"match": ["int16", "int32, int64, uint32"]}),
+    "core_random/generator_uniform_bool": (_GEN + "g.uniform([2], dtype=tf.bool)",
+                                           {"match": ["dtype bool"]}),
+    "core_random/generator_uniform_complex": (_GEN + "g.uniform([2], dtype=tf.complex64)",
+                                              {"match": ["complex64", "half, bfloat16"]}),
+    "core_random/generator_uniform_uint32": (_GEN + "g.uniform([2], maxval=4, dtype=tf.uint32)",
+                                             {"match": ["StatelessRandomUniformIntV2"]}),
+    "core_random/generator_uniform_float64": _GEN + "x = g.uniform([2], dtype=tf.float64)\n"
+                                             "x.dtype",
     "core_random/truncated": "x = tf.random.truncated_normal([1000], seed=3)\n"
                              "(x.dtype, bool(tf.reduce_max(tf.abs(x)) <= 2.0))",
     "core_random/op_seed_stream": "tf.random.set_seed(1)\na = tf.random.uniform([3], seed=1)\n"
@@ -211,6 +229,24 @@ SNIPPETS = {
                              "g2 = tf.random.Generator.from_seed(5)\n"
                              "(bool(np.all(g1.normal([4]).numpy() == g2.normal([4]).numpy())), "
                              "g1.uniform([2, 2]).shape, g1.uniform([3], 0, 4, tf.int32).dtype)",
+    # -- tf.config.experimental.get_memory_info: device strings (texflow counts its bytes) ----
+    "core_memory_info/keys": "[sorted(tf.config.experimental.get_memory_info(d)) for d in "
+                             "('CPU:0', '/device:CPU:0', '/cpu:0', '', '/job:localhost', "
+                             "'/job:localhost/replica:0/task:0/device:CPU:0')]",
+    "core_memory_info/reset": "tf.config.experimental.reset_memory_stats('CPU:0')",
+    "core_memory_info/unparsable": ("tf.config.experimental.get_memory_info('CPU')",
+                                    {"match": ["Failed parsing device name: 'CPU'"]}),
+    "core_memory_info/bad_index": ("tf.config.experimental.get_memory_info('CPU:-1')",
+                                   {"match": ["Failed parsing device name"]}),
+    "core_memory_info/no_device": ("tf.config.experimental.get_memory_info('CPU:1')",
+                                   {"match": ["No matching devices found for 'CPU:1'"]}),
+    "core_memory_info/lower_case": ("tf.config.experimental.get_memory_info('cpu:0')",
+                                    {"match": ["No matching devices found for 'cpu:0'"]}),
+    "core_memory_info/other_job": ("tf.config.experimental.reset_memory_stats("
+                                   "'/job:worker/device:CPU:0')",
+                                   {"match": ["No matching devices found"]}),
+    "core_memory_info/tpu": ("tf.config.experimental.get_memory_info('TPU:0')",
+                             {"match": ["No matching devices found for 'TPU:0'"]}),
     # -- tf.function (eager for now) -----------------------------------------------------------
     "core_function/decorator": "@tf.function\ndef f(x, y=2):\n    return x * y\n"
                                "(f(tf.constant([1.0, 2.0])), f(3), f(1, y=5))",

@@ -94,6 +94,35 @@ SNIPPETS = {
         again = f.get_concrete_function(tf.TensorSpec([], tf.float32)) is cf
         (before, called, again, f.experimental_get_tracing_count())
     """,
+    "function_concrete/unknown_dims": """
+        @tf.function
+        def f(x, y):
+            return {"a": x * 2.0, "b": (tf.reduce_sum(x, 0), y[:, :2]), "c": tf.shape(x),
+                    "d": tf.concat([x, x], 0), "e": x[0] + tf.ones([3])}
+        cf = f.get_concrete_function(tf.TensorSpec([None, 3], tf.float32),
+                                     tf.TensorSpec([None, None], tf.int32))
+        (tf.nest.map_structure(lambda t: (t.shape, t.dtype), cf.structured_outputs),
+         f.experimental_get_tracing_count(), cf(tf.ones([4, 3]), tf.ones([2, 5], tf.int32)))
+    """,
+    "function_concrete/late_variables": """
+        class M:
+            def __init__(self):
+                self.v = None
+            @tf.function
+            def g(self, x):
+                if x.shape[0] == 2:
+                    self.v = tf.Variable(1.0)
+                return x * 2.0
+        m = M()
+        out = [m.g(tf.ones([1])), m.g.experimental_get_tracing_count()]
+        for _ in range(2):  # counted once, as TensorFlow counts the trace that made it
+            try:
+                m.g(tf.ones([2]))
+            except ValueError as e:
+                out += ['non-first call' in str(e), 'singleton' in str(e),
+                        m.g.experimental_get_tracing_count()]
+        out + [m.g(tf.ones([3])), m.g.experimental_get_tracing_count()]
+    """,
     "function_concrete/python_argument": """
         log = []
         @tf.function

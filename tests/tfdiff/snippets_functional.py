@@ -6,18 +6,11 @@ tf.numpy_function eagerly and inside tf.function (host code at every call).
 After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py functional`.
 """
 
+from tfdiff_check import VALUES_AND_GRADIENTS
+
 _X = "x = tf.constant([[1., 2.], [3., 4.], [5., 6.]])\n"
 # the function's values, then its gradients, eagerly and in a tf.function (two calls)
-_BOTH = _X + """
-def grads(v):
-    with tf.GradientTape() as t:
-        t.watch(v)
-        y = body(v)
-        loss = tf.add_n([tf.reduce_sum(u * u) for u in tf.nest.flatten(y)])
-    return y, t.gradient(loss, v)
-f = tf.function(grads)
-(grads(x), f(x), f(x * 2))
-"""
+_BOTH = _X + VALUES_AND_GRADIENTS
 
 SNIPPETS = {
     # -- map_fn ------------------------------------------------------------------------
@@ -150,6 +143,28 @@ with tf.GradientTape() as t:
     y = tf.py_function(lambda a: a * a, [x], tf.float32)
 t.gradient(y, x)
 """,
+    "py_function/gradient_unused_and_variable": _X + """
+v = tf.Variable(2.0)
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = tf.py_function(lambda a, b: a * v, [x, x[0, 0]], tf.float32)
+t.gradient(y, [x, v])
+""",
+    "py_function/gradient_second_order": _X + """
+with tf.GradientTape() as t2:
+    t2.watch(x)
+    with tf.GradientTape() as t1:
+        t1.watch(x)
+        y = tf.py_function(lambda a: a * a * a, [x], tf.float32)
+    g = t1.gradient(y, x)
+(g, t2.gradient(g, x))
+""",
+    "numpy_function/gradient": _X + """
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = tf.numpy_function(lambda a: a * 2, [x], tf.float32)
+t.gradient(y, x)
+""",
     "py_function/err_count": (_X + "tf.py_function(lambda a: a, [x], [tf.float32, tf.float32])",
                               {"match": ["returns 1 values, but expects to see 2 values"]}),
     "py_function/err_dtype": (_X + "tf.py_function(lambda a: tf.cast(a, tf.int32), [x], "
@@ -174,6 +189,39 @@ def host(a, b):
     return (a * b + len(calls)).astype(np.float32), np.int32(a.shape[0])
 f = tf.function(lambda v: tf.numpy_function(host, [v, v - 1], [tf.float32, tf.int32]))
 (f(x), f(x), f(x * 3), len(calls))
+""",
+    "py_function_traced/gradient": _X + """
+calls = []
+def host(a, b):
+    calls.append(1)
+    return a * a * 3.0, tf.sin(b) + a
+@tf.function
+def f(v, w):
+    with tf.GradientTape() as t:
+        t.watch([v, w])
+        p, q = tf.py_function(host, [v, w], [tf.float32, tf.float32])
+        z = tf.reduce_sum(p) + tf.reduce_sum(q * 2.0)
+    return t.gradient(z, [v, w])
+(f(x, x[0, 0]), f(x * 2.0, x[1, 1]), len(calls))
+""",
+    "py_function_traced/gradient_unused_input": _X + """
+@tf.function
+def f(v, w):
+    with tf.GradientTape() as t:
+        t.watch([v, w])
+        y = tf.py_function(lambda a, b: a * 2.0, [v, w], tf.float32)
+    return t.gradient(y, [v, w])
+f(x, x[0, 0] * 3.0)
+""",
+    "py_function_traced/tape_outside": _X + """
+f = tf.function(lambda v: tf.py_function(lambda a: a * a, [v], tf.float32) * 2.0)
+grads = []
+for k in (1.0, 2.0):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = f(x * k)
+    grads.append(t.gradient(y, x))
+grads
 """,
     "py_function_traced/err_dtype": (_X + "f = tf.function(lambda v: tf.py_function(lambda a: "
                                           "tf.cast(a, tf.int32), [v], tf.float32))\nf(x)",

@@ -196,6 +196,38 @@ SNIPPETS = {
     "image_color/yuv_int_error": ("tf.image.rgb_to_yuv(tf.ones([2, 2, 3], tf.int32))",
                                   {"match": ["to EagerTensor of dtype int32"]}),
     "image_color/yiq_channels_error": "tf.image.rgb_to_yiq(tf.ones([2, 2, 2]))",
+    "image_color/hsv": _X + "e = tf.constant([[0.2, 0.5, 0.1], [0.3, 0.3, 0.3], [0.9, 0.1, 0.4], "
+                            "[0.0, 0.0, 0.0], [0.5, 0.5, 0.2], [0.7, 0.2, 0.7]])\n"
+                            "(tf.image.rgb_to_hsv(x), tf.image.rgb_to_hsv(e), tf.image.hsv_to_rgb("
+                            "x3), tf.image.hsv_to_rgb(tf.constant([[1.0, 1.0, 1.0], [1.5, 0.5, "
+                            "1.0], [-0.2, 0.5, 1.0], [0.25, 0.0, 0.5]])), "
+                            "tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(x)))",
+    "image_color/hue_saturation": _X + "e = tf.constant([[[0.2, 0.5, 0.1], [0.3, 0.3, 0.3], "
+                                       "[0.9, 0.1, 0.4], [0.0, 0.0, 0.0], [0.7, 0.2, 0.7]]])\n"
+                                       "(tf.image.adjust_hue(x, 0.3), tf.image.adjust_hue(x3, "
+                                       "-0.7), tf.image.adjust_hue(e, 1.0), "
+                                       "tf.image.adjust_hue(e, -0.45), "
+                                       "tf.image.adjust_saturation(x, 0.5), "
+                                       "tf.image.adjust_saturation(x3, 3.0), "
+                                       "tf.image.adjust_saturation(e, -1.0), "
+                                       "tf.image.adjust_saturation(e, 1.7))",
+    "image_color/hue_saturation_uint8": "u = np.array([[[10, 200, 30], [255, 0, 128], "
+                                        "[40, 40, 40]]], np.uint8)\n"
+                                        "(tf.image.adjust_hue(u, 0.2), "
+                                        "tf.image.adjust_saturation(u, 0.4))",
+    "image_color/hsv_channels_error": (
+        "tf.image.rgb_to_hsv(tf.ones([2, 2]))",
+        {"match": ["input must have 3 channels but input only has 2 channels."]}),
+    "image_color/hsv_int_error": ("tf.image.hsv_to_rgb(tf.ones([2, 3], tf.int32))",
+                                  {"match": ["Value for attr 'T' of int32 is not in the list "
+                                             "of allowed values"]}),
+    "image_color/hue_delta_error": ("tf.image.adjust_hue(tf.ones([1, 1, 3]), 1.5)",
+                                    {"match": ["delta must be in the interval [-1, 1]"]}),
+    "image_color/hue_rank_error": ("tf.image.adjust_hue(tf.ones([2, 3]), 0.1)",
+                                   {"match": ["input must be at least 3-D, got shape[2,3]"]}),
+    "image_color/saturation_rank_error": (
+        "tf.image.adjust_saturation(tf.ones([2, 3]), 0.1)",
+        {"match": ["input must be at least 3-D, got shape[2,3]"]}),
     "image_color/standardization": _X + "(tf.image.per_image_standardization(x), "
                                         "tf.image.per_image_standardization(xi[0]), "
                                         "tf.image.per_image_standardization(tf.ones([2, 3, 1])))",
@@ -231,8 +263,72 @@ SNIPPETS = {
     "image_quality/ssim_shape_error": (
         "tf.image.ssim(tf.zeros([16, 16, 1]), tf.zeros([8, 16, 1]), 1.0)",
         {"match": ["Shapes (16, 16, 1) and (8, 16, 1) are incompatible"]}),
+    # the last scale is one 3 x 3 window: sums of its small variances differ by a few ulp
+    "image_quality/ssim_multiscale": ("rng = np.random.default_rng(5)\n"
+                                      "a = tf.constant(rng.random([2, 45, 37, 2])"
+                                      ".astype(np.float32))\n"
+                                      "b = tf.constant(rng.random([33, 40, 1])"
+                                      ".astype(np.float32))\n"
+                                      "(tf.image.ssim_multiscale(a, a * 0.7 + 0.2, 1.0, "
+                                      "filter_size=3), tf.image.ssim_multiscale(a, a, 1.0, "
+                                      "(0.5, 0.5), filter_size=3), tf.image.ssim_multiscale(b, "
+                                      "b ** 2, 2.0, (0.2, 0.3, 0.5), 5, 1.0, 0.02, 0.04))",
+                                      {"rtol": 5}),
+    # as above: the last scale (12 x 12) has 2 x 2 windows
+    "image_quality/ssim_multiscale_default": ("rng = np.random.default_rng(6)\n"
+                                              "a = tf.constant(rng.random([1, 180, 177, 1])"
+                                              ".astype(np.float32))\n"
+                                              "tf.image.ssim_multiscale(a, a * 0.5 + 0.3, 1.0)",
+                                              {"rtol": 5}),
     "image_quality/sobel": _X + "(tf.image.sobel_edges(x), tf.image.sobel_edges(x[:, :2, :3]))",
     "image_quality/sobel_rank_error": "tf.image.sobel_edges(tf.zeros([4, 4, 1]))",
+    # crops of boxes and patches
+    "image_patches/crop_and_resize": "img = tf.reshape(tf.range(2 * 4 * 5 * 2, dtype=tf.float32),"
+                                     " [2, 4, 5, 2])\n"
+                                     "b = [[0, 0, 1, 1], [0.2, 0.1, 0.7, 0.9], [-0.5, 0, 1.5, 1],"
+                                     " [1, 1, 0, 0.3], [0.5, 0.5, 0.5, 0.5]]\n"
+                                     "(tf.image.crop_and_resize(img, b, [0, 1, 0, 1, 1], [3, 4]),"
+                                     " tf.image.crop_and_resize(img, b, [1, 1, 0, 0, 1], [1, 1]),"
+                                     " tf.image.crop_and_resize(img, b, [0, 0, 1, 1, 0], [4, 2], "
+                                     "'nearest', -1.5), tf.image.crop_and_resize(tf.cast(img, "
+                                     "tf.int32), b[:2], tf.constant([1, 0]), (2, 3)), "
+                                     "tf.image.crop_and_resize(img, tf.zeros([0, 4]), "
+                                     "tf.zeros([0], tf.int32), [2, 2]))",
+    "image_patches/crop_index_error": (
+        "tf.image.crop_and_resize(tf.zeros([2, 4, 4, 1]), [[0, 0, 1, 1]], [2], [2, 2])",
+        {"match": ["box_index has values outside [0, batch_size)"]}),
+    "image_patches/crop_boxes_error": (
+        "tf.image.crop_and_resize(tf.zeros([2, 4, 4, 1]), [[0, 0, 1]], [0], [2, 2])",
+        {"match": ["boxes must have 4 columns"]}),
+    "image_patches/crop_indices_error": (
+        "tf.image.crop_and_resize(tf.zeros([2, 4, 4, 1]), [[0, 0, 1, 1]], [0, 1], [2, 2])",
+        {"match": ["box_index has incompatible shape"]}),
+    "image_patches/crop_size_error": (
+        "tf.image.crop_and_resize(tf.zeros([2, 4, 4, 1]), [[0, 0, 1, 1]], [0], [0, 2])",
+        {"match": ["crop dimensions must be positive"]}),
+    "image_patches/crop_rank_error": (
+        "tf.image.crop_and_resize(tf.zeros([4, 4, 1]), [[0, 0, 1, 1]], [0], [2, 2])",
+        {"match": ["input image must be 4-D"]}),
+    "image_patches/crop_method_error": (
+        "tf.image.crop_and_resize(tf.zeros([1, 4, 4, 1]), [[0, 0, 1, 1]], [0], [2, 2], "
+        "method='bicubic')", {"match": ["Value for attr 'method' of \"bicubic\""]}),
+    "image_patches/extract": _X + "(tf.image.extract_patches(x, [1, 2, 2, 1], [1, 2, 2, 1], "
+                                  "[1, 1, 1, 1], 'VALID'), tf.image.extract_patches(x, [1, 3, 2, "
+                                  "1], [1, 1, 2, 1], [1, 1, 2, 1], 'SAME'), "
+                                  "tf.image.extract_patches(xi, [1, 2, 3, 1], [1, 3, 1, 1], "
+                                  "[1, 2, 1, 1], 'VALID'), tf.image.extract_patches(x, "
+                                  "[1, 4, 4, 1], [1, 3, 3, 1], [1, 1, 1, 1], 'SAME'), "
+                                  "tf.image.extract_patches(x, [1, 6, 2, 1], [1, 1, 1, 1], "
+                                  "[1, 1, 1, 1], 'VALID'))",
+    "image_patches/extract_rank_error": (
+        "tf.image.extract_patches(tf.zeros([4, 4, 1]), [1, 2, 2, 1], [1, 1, 1, 1], "
+        "[1, 1, 1, 1], 'VALID')", {"match": ["input must be 4-dimensional"]}),
+    "image_patches/extract_batch_error": (
+        "tf.image.extract_patches(tf.zeros([1, 4, 4, 1]), [2, 2, 2, 1], [1, 1, 1, 1], "
+        "[1, 1, 1, 1], 'VALID')", {"match": ["Only support ksizes across space."]}),
+    "image_patches/extract_padding_error": (
+        "tf.image.extract_patches(tf.zeros([1, 4, 4, 1]), [1, 2, 2, 1], [1, 1, 1, 1], "
+        "[1, 1, 1, 1], 'FOO')", {"match": ["Value for attr 'padding' of \"FOO\""]}),
     # random augmentations: the shapes and the choices (a flip is all or nothing per image)
     "image_random/flips": _X + "tf.random.set_seed(3)\n"
                                "outs = [tf.image.random_flip_left_right(x), "
@@ -283,6 +379,23 @@ SNIPPETS = {
         {"match": ["Need value.shape >= size, got"]}),
     "image_random/crop_rank_error": ("tf.image.random_crop(tf.zeros([2, 3, 1]), [2, 2])",
                                      {"match": ["Incompatible shapes: [3] vs. [2]"]}),
+    "image_random/hue_saturation": _X + "tf.random.set_seed(2)\n"
+                                        "h = [tf.image.random_hue(x, 0.3), "
+                                        "tf.image.stateless_random_hue(x3, 0.5, [3, 4])]\n"
+                                        "s = [tf.image.random_saturation(x, 0.2, 0.9, seed=6), "
+                                        "tf.image.stateless_random_saturation(x3, 0.5, 1.5, "
+                                        "[3, 4])]\n"
+                                        "v = tf.image.rgb_to_hsv(x3)[..., 2]\n"
+                                        "([t.shape for t in h + s], [bool(tf.reduce_max(tf.abs("
+                                        "tf.image.rgb_to_hsv(t[-1])[..., 2] - v)) < 1e-5) "
+                                        "for t in (h[0], h[1][None], s[0], s[1][None])])",
+    "image_random/hue_error": ("tf.image.random_hue(tf.ones([1, 1, 3]), 0.6)",
+                               {"match": ["max_delta must be <= 0.5."]}),
+    "image_random/hue_negative_error": ("tf.image.stateless_random_hue(tf.ones([1, 1, 3]), "
+                                        "-0.1, [1, 2])",
+                                        {"match": ["max_delta must be non-negative."]}),
+    "image_random/saturation_error": ("tf.image.random_saturation(tf.ones([1, 1, 3]), -0.5, "
+                                      "0.2)", {"match": ["lower must be non-negative."]}),
     "image_random/brightness_error": ("tf.image.random_brightness(tf.zeros([2, 2, 1]), -0.1)",
                                       {"match": ["max_delta must be non-negative."]}),
     "image_random/contrast_error": ("tf.image.random_contrast(tf.zeros([2, 2, 1]), 0.5, 0.5)",
@@ -301,6 +414,22 @@ SNIPPETS = {
                               .replace("t.gradient(s, v)", "g = t.gradient(s, v)\n"
                                        "(tf.reduce_sum(g), tf.math.count_nonzero(g), "
                                        "tf.reduce_max(g))"),
+    # TensorFlow's RGBToHSV gradient, away from ties between channels (its rule at grey
+    # pixels is its own; texflow's comes from where and max); AdjustHue and AdjustSaturation
+    # have none in TensorFlow
+    "image_grad/rgb_to_hsv": (_grad("tf.image.rgb_to_hsv(v)"), {"rtol": 10, "atol": 10}),
+    "image_grad/crop_and_resize": "v = tf.Variable(tf.reshape(tf.range(2 * 4 * 5 * 2, "
+                                  "dtype=tf.float32), [2, 4, 5, 2]) ** 1.5)\n"
+                                  "b = tf.Variable([[0.2, 0.1, 0.7, 0.9], [0.0, -0.2, 0.6, 1.0]])"
+                                  "\nwith tf.GradientTape() as t:\n"
+                                  "    y = tf.image.crop_and_resize(v, b, [1, 0], [3, 4])\n"
+                                  "    s = tf.reduce_sum(y * tf.reshape(tf.range(48.0) % 5.0, "
+                                  "[2, 3, 4, 2]))\nt.gradient(s, [v, b])",
+    "image_grad/patches_ms_ssim": (_grad("tf.concat([tf.reshape(tf.image.extract_patches(v, "
+                                         "[1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 2, 1], 'SAME'), "
+                                         "[-1]), tf.image.ssim_multiscale(v, v * 0.5 + 0.25, "
+                                         "1.0, (0.5, 0.5), filter_size=2)], 0)"),
+                                   {"rtol": 10, "atol": 10}),
     "image_grad/geometry": _grad("tf.concat([tf.image.rot90(v[:, :, :5], 1), "
                                  "tf.image.flip_left_right(v[:, :, :5]), "
                                  "tf.image.crop_to_bounding_box(v, 0, 1, 5, 5)], 1)"),

@@ -7,6 +7,10 @@ After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py search`.
 """
 
 _NAN = "float('nan')"
+_G = ('''x = tf.constant([1.0, 2.0, 1.0, 3.0])
+with tf.GradientTape(persistent=True) as g:
+    g.watch(x)
+''')
 
 SNIPPETS = {
     "unique/ints": "tuple(tf.unique([3, 1, 3, 2, 1]))",
@@ -23,6 +27,20 @@ SNIPPETS = {
     "unique/float_out_idx": ("tf.unique([1, 2], out_idx=tf.float32)", {"match": ["out_idx"]}),
     "unique/2d": ("tf.unique([[1, 2], [1, 2]])", {"match": ["1D"]}),
     "unique/scalar": ("tf.unique(3)", {"match": ["1D"]}),
+    "unique/grad_y": (_G + "    u = tf.unique(x)\n"
+                      "    z = tf.reduce_sum(u.y * u.y)\ng.gradient(z, x)",
+                      {"match": ["no entry for: Unique"]}),
+    "unique/grad_idx": (_G + "    u = tf.unique(x)\ng.gradient(u.idx, x)",
+                        {"match": ["no entry for: Unique"]}),
+    "unique/grad_with_counts": (_G + "    u = tf.unique_with_counts(x * 2.0)\n"
+                                "g.gradient(u.y, x)",
+                                {"match": ["no entry for: UniqueWithCounts"]}),
+    "unique/grad_not_reached": (_G + "    u = tf.unique(x)\n"
+                                "    z = tf.reduce_sum(x * x) + tf.cast(tf.size(u.y), tf.float32)"
+                                "\n    w = tf.reduce_sum(x) + tf.cast(u.idx[0], tf.float32)\n"
+                                "    v = tf.reduce_sum(tf.gather(x, u.idx))\n"
+                                "(g.gradient(z, x), g.gradient(w, x), "
+                                "tf.convert_to_tensor(g.gradient(v, x)))"),
     "searchsorted/left": "tf.searchsorted([1, 3, 5, 7], [0, 3, 6, 8])",
     "searchsorted/right": "tf.searchsorted([1, 3, 5, 7], [0, 3, 6, 8], side='right')",
     "searchsorted/duplicates": "(tf.searchsorted([1, 2, 2, 2, 3], [2, 2]), "

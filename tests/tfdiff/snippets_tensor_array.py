@@ -6,20 +6,13 @@ time) and gradients through its methods.
 After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py tensor_array`.
 """
 
+from tfdiff_check import VALUES_AND_GRADIENTS
+
 _X = "x = tf.constant([[1., 2.], [3., 4.], [5., 6.]])\n"
 _TA = "ta = tf.TensorArray(tf.float32, size=3)\n"
 _KEEP = "ta = tf.TensorArray(tf.float32, size=3, clear_after_read=False)\n"
 # `body(v)`'s values and gradients, eagerly and in a tf.function (two calls)
-_BOTH = _X + """
-def grads(v):
-    with tf.GradientTape() as t:
-        t.watch(v)
-        y = body(v)
-        loss = tf.add_n([tf.reduce_sum(u * u) for u in tf.nest.flatten(y)])
-    return y, t.gradient(loss, v)
-f = tf.function(grads)
-(grads(x), f(x), f(x * 2))
-"""
+_BOTH = _X + VALUES_AND_GRADIENTS
 
 SNIPPETS = {
     # -- eager values ----------------------------------------------------------------------

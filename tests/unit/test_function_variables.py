@@ -67,6 +67,10 @@ def test_a_variable_made_by_a_later_trace_raises():
     with pytest.raises(ValueError, match=NON_FIRST):
         f(tf.constant([1.0, 2.0]))
     assert not made
+    assert f.experimental_get_tracing_count() == 2  # the failed trace counts, as TF's
+    with pytest.raises(ValueError, match="singleton"):  # TensorFlow's second refusal
+        f(tf.constant([1.0, 2.0]))
+    assert f.experimental_get_tracing_count() == 2
 
 
 def test_the_second_trace_continues_the_first_ones_random_streams():

@@ -59,3 +59,13 @@ def test_publishes_only_tensorflows_names():
     public = {n for n in dir(tf.image) if not n.startswith("_")} - {"ResizeMethod"}
     assert all(recorded.get("tf.image." + n) for n in public), sorted(
         n for n in public if not recorded.get("tf.image." + n))
+
+
+def test_non_max_suppression_in_tf_function_needs_known_boxes():
+    boxes = tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1]])
+    nms = tf.function(lambda b, s: tf.image.non_max_suppression(b, s, 2))
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="non_max_suppression"):
+        nms(boxes, tf.constant([0.9, 0.8]))
+    known = tf.function(lambda: tf.image.non_max_suppression(
+        tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1]]), [0.7, 0.8], 2))
+    assert known().numpy().tolist() == [1]

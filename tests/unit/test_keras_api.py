@@ -66,10 +66,13 @@ def test_learning_rate_is_settable_and_optimizer_errors():
 
 def test_initializers_are_seeded_and_scaled():
     glorot = tf.keras.initializers.GlorotUniform(seed=3)
-    a, b = glorot((200, 300)), glorot((200, 300))
+    # tensors, as Keras 3's (EagerTensors under TensorFlow); float16 has no storage here
+    a, b = glorot((200, 300)).numpy(), glorot((200, 300)).numpy()
     assert np.array_equal(a, b) and np.abs(a).max() <= np.sqrt(6 / 500)
+    with pytest.raises(tf.errors.DTypeError, match="float16"):
+        glorot((2, 2), dtype=tf.float16)
     assert abs(a.std() - np.sqrt(2 / 500)) < 0.002
-    he = tf.keras.initializers.HeNormal(seed=1)((400, 500))
+    he = tf.keras.initializers.HeNormal(seed=1)((400, 500)).numpy()
     assert abs(he.std() - np.sqrt(2 / 400)) < 0.003 and np.abs(he).max() <= 2 * np.sqrt(2 / 400) \
         / 0.87962566103423978 + 1e-6
     tf.keras.utils.set_random_seed(5)

@@ -1,7 +1,7 @@
 """tf.py_function and tf.numpy_function inside tf.function: host code at every call whose
 results keep the traced call's shapes and dtypes (texflow's traces have static shapes;
-TensorFlow's results may change shape), and a GradientTape through func's ops raising
-NotImplementedError in a trace (eagerly the tape records them). TensorFlow's own results
+TensorFlow's results may change shape), and a GradientTape through func inside a trace
+(func's own tape at each call, as TensorFlow's EagerPyFunc). TensorFlow's own results
 are compared in tests/tfdiff/snippets_functional.py."""
 
 import numpy as np
@@ -22,17 +22,31 @@ def test_replay_with_another_shape_or_dtype_raises():
         g(tf.constant([-1.0]))
 
 
-def test_gradient_through_func_inside_a_trace_raises_eagerly_flows():
-    x = tf.constant([1.0, 3.0])
+def test_gradient_through_func_inside_a_trace_is_each_calls():
+    calls = []
+
+    def func(a):
+        calls.append(1)
+        return a * a
 
     def step(v):
         with tf.GradientTape() as tape:
             tape.watch(v)
-            y = tf.py_function(lambda a: a * a, [v], tf.float32)
+            y = tf.py_function(func, [v], tf.float32)
         return tape.gradient(y, v)
-    np.testing.assert_array_equal(step(x).numpy(), [2.0, 6.0])
-    with pytest.raises(NotImplementedError, match="GradientTape"):
-        tf.function(step)(x)
+    np.testing.assert_array_equal(step(tf.constant([1.0, 3.0])).numpy(), [2.0, 6.0])
+    traced = tf.function(step)
+    for k in (1.0, 2.0, 3.0):
+        np.testing.assert_array_equal(traced(tf.constant([k, -k])).numpy(), [2 * k, -2 * k])
+    assert traced.experimental_get_tracing_count() == 1
+    assert len(calls) == 4  # once per call: the gradient reads that call's func tape
+    with tf.scope():
+        traced(tf.constant([1.0, 1.0]))
+    held = tf.memory()["num_arrays"]
+    for _ in range(3):
+        with tf.scope():
+            traced(tf.constant([2.0, 1.0]))
+    assert tf.memory()["num_arrays"] == held  # only the latest call's tape is kept
 
 
 def test_decorator_form():

@@ -27,6 +27,7 @@ from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..tensor_spec import TensorSpec
 from .compiled import ConcreteFunction
 from .gradient_tape import _outer_tapes
+from .relaxed import RelaxedConcreteFunction
 from .retracing import _detector_for
 
 _NON_FIRST_CALL = ("Creating variables on a non-first call to a function decorated with "
@@ -47,6 +48,7 @@ class Function:
         self._options = options
         self._concrete = {}     # (id(instance), signature) -> (instance ref, ConcreteFunction)
         self._tracing_count = 0
+        self._late_variables = False  # a later call made Variables (TensorFlow then refuses)
         self._inlined = set()   # signatures counted as traced inside other functions' traces
         self._signature = False  # inspect.Signature of the Python function (None: unknown)
         self._positional = -1    # its number of parameters if all are positional, else -1
@@ -88,11 +90,13 @@ class Function:
         _flat_specs((args, kwargs), specs)
         concrete = self._concrete_at_zeros(instance, args, kwargs)
         if any(s.shape.rank is None or None in s.shape.as_list() for s in specs):
-            return _RelaxedConcreteFunction(self, instance, specs, concrete)
+            return RelaxedConcreteFunction(self, instance, specs, concrete, (args, kwargs))
         return concrete
 
-    def _concrete_at_zeros(self, instance, args, kwargs):
-        args, kwargs = _specs_to_zeros(args), _specs_to_zeros(kwargs)
+    def _concrete_at_zeros(self, instance, args, kwargs, size=1, probe=False):
+        """The dry trace for specs at zeros, each unknown dimension `size`. `probe`: a
+        trace made only to read its output shapes, neither kept nor counted."""
+        args, kwargs = _specs_to_zeros(args, size), _specs_to_zeros(kwargs, size)
         args, kwargs = self._normalized(args, kwargs, instance is not None)
         args, kwargs = _converted((args, kwargs))
         tensors = []
@@ -100,7 +104,15 @@ class Function:
         concrete = self._lookup(key, instance)
         if concrete is None:
             call_args = (instance,) + tuple(args) if instance is not None else args
-            concrete, _ = self._trace(key, tensors, call_args, kwargs, instance, dry=True)
+            if not probe:
+                return self._trace(key, tensors, call_args, kwargs, instance, dry=True)[0]
+            count, inlined = self._tracing_count, set(self._inlined)
+            try:
+                concrete = self._trace_once(("probe",) + key, tensors, call_args, kwargs,
+                                            instance, True, _NON_FIRST_CALL)[0]
+            finally:
+                self._concrete.pop(("probe",) + key, None)
+                self._tracing_count, self._inlined = count, inlined
         return concrete
 
     def __call__(self, *args, **kwargs):
@@ -154,8 +166,18 @@ class Function:
         ValueError: a function that makes a Variable at every call fails at its first.
         That second trace is the one replayed; it counts as a trace, as in TensorFlow."""
         first = not any(owner() is instance for owner, _ in self._concrete.values())
-        concrete, result, done = self._trace_once(
-            key, tensors, args, kwargs, instance, dry, None if first else _NON_FIRST_CALL)
+        # TensorFlow traces a later call allowing Variables, counts that trace and then
+        # raises if it made one; from then on its traces may make none (_NOT_SINGLETON)
+        refusal = None if first else _NOT_SINGLETON if self._late_variables else \
+            _NON_FIRST_CALL
+        try:
+            concrete, result, done = self._trace_once(
+                key, tensors, args, kwargs, instance, dry, refusal)
+        except ValueError as e:
+            if refusal is _NON_FIRST_CALL and e.args and e.args[0] is refusal:
+                self._tracing_count += 1
+                self._late_variables = True
+            raise
         if done.variables_made and not dry:
             try:
                 concrete, _, again = self._trace_once(key, tensors, args, kwargs, instance,
@@ -323,31 +345,6 @@ class _BoundFunction:
         return getattr(self._function, name)
 
 
-class _RelaxedConcreteFunction:
-    """A concrete function of specs with unknown dimensions (`TensorSpec([None])`).
-
-    TensorFlow's takes every compatible shape. texflow's traces are per shape, so a
-    call with a new compatible shape traces again through the tf.function (running its
-    Python again); other attributes are those of the first trace's ConcreteFunction.
-    """
-
-    def __init__(self, function, instance, specs, concrete):
-        self._function, self._instance = function, instance
-        self._specs, self._concrete = specs, concrete
-
-    def __call__(self, *args, **kwargs):
-        tensors = self._function._flat_tensors(args, kwargs, self._instance is not None)
-        if len(tensors) != len(self._specs) or not all(
-                spec.is_compatible_with(x) for spec, x in zip(self._specs, tensors)):
-            got = [f"{list(x.shape)} {x.dtype}" for x in tensors]
-            raise TypeError(f"{self._concrete.name}: this concrete function takes tensors "
-                            f"{self._specs!r}, received {got}")
-        return self._function._call(self._instance, args, kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._concrete, name)
-
-
 def _flat_specs(value, out):
     """Appends the TensorSpecs in `value` (nested lists, tuples and dicts) to `out`."""
     if isinstance(value, TensorSpec):
@@ -420,15 +417,15 @@ def _converted(value):
     return value
 
 
-def _specs_to_zeros(value):
+def _specs_to_zeros(value, size=1):
     if isinstance(value, TensorSpec):
-        shape = [1 if d is None else d for d in value.shape.as_list()] \
+        shape = [size if d is None else d for d in value.shape.as_list()] \
             if value.shape.rank is not None else []
         return from_numpy(np.zeros(shape, to_numpy(0, value.dtype).dtype))
     if isinstance(value, (list, tuple)):
-        return type(value)(_specs_to_zeros(v) for v in value)
+        return type(value)(_specs_to_zeros(v, size) for v in value)
     if isinstance(value, dict):
-        return {k: _specs_to_zeros(v) for k, v in value.items()}
+        return {k: _specs_to_zeros(v, size) for k, v in value.items()}
     return value
 
 

@@ -40,7 +40,7 @@ class Storage:
         self.handle = handle      # backend data (texture, buffer, ndarray)
         self.refs = 0
         _counts["num_storages"] += 1  # memory.storage_created(self), inline
-        _counts["num_bytes"] += size * _ITEMSIZE[dtype]
+        memory.held(backend, size * _ITEMSIZE[dtype])  # num_bytes, and per device
 
     def release(self):
         self.refs -= 1
@@ -72,13 +72,13 @@ class Storage:
         """Makes `backend` own this data (uploading, downloading as needed)."""
         if self.backend is backend:
             return self.handle
-        values = self.host_values()
-        if self.backend is not None:
-            self.backend.free(self.handle)
+        values, source = self.host_values(), self.backend
+        if source is not None:
+            source.free(self.handle)
         self.backend = None
         self.handle = backend.upload(values, self.dtype)
         self.backend = backend
-        memory.transferred("num_uploads")
+        memory.uploaded(self, source)  # its bytes go from source (None: the host) to backend
         return self.handle
 
 

@@ -18,6 +18,7 @@ from ..ops.math_extra import round  # noqa: A004
 from ..ops.movement import gather, reshape, reverse
 from ._checks import as_image, rank_3_or_4
 from ._color import adjust_brightness, adjust_contrast
+from ._hsv import adjust_hue, adjust_saturation
 
 
 def _stateless_rng(seed, fn):
@@ -65,6 +66,12 @@ def _seeded(seed):
 def _check_delta(max_delta):
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
+
+
+def _check_hue(max_delta):
+    if max_delta > 0.5:
+        raise ValueError("max_delta must be <= 0.5.")
+    _check_delta(max_delta)
 
 
 def _check_range(lower, upper):
@@ -200,3 +207,48 @@ def stateless_random_crop(value, size, seed, name=None):
         rng = _stateless_rng(seed, "stateless_random_crop")
         return constant(rng.integers(0, dtypes.int32.max, n, dtype=np.int32))
     return _crop_at_random(value, size, draw)
+
+
+def random_hue(image, max_delta, seed=None):
+    """adjust_hue by a delta drawn uniformly from [-max_delta, max_delta), max_delta at most
+    0.5 (tf.image.random_hue).
+
+    >>> tf.image.random_hue(tf.zeros([2, 2, 3]), 0.2, seed=1).shape
+    TensorShape([2, 2, 3])
+    """
+    _check_hue(max_delta)
+    return adjust_hue(image, random.uniform([], -max_delta, max_delta, seed=seed))
+
+
+def random_saturation(image, lower, upper, seed=None):
+    """adjust_saturation by a factor drawn uniformly from [lower, upper)
+    (tf.image.random_saturation).
+
+    >>> tf.image.random_saturation(tf.zeros([2, 2, 3]), 0.5, 1.5, seed=1).shape
+    TensorShape([2, 2, 3])
+    """
+    _check_range(lower, upper)
+    return adjust_saturation(image, random.uniform([], lower, upper, seed=seed))
+
+
+def stateless_random_hue(image, max_delta, seed):
+    """random_hue drawing from `seed` = [a, b] alone (tf.image.stateless_random_hue).
+
+    >>> tf.image.stateless_random_hue(tf.zeros([2, 2, 3]), 0.2, [1, 2]).shape
+    TensorShape([2, 2, 3])
+    """
+    _check_hue(max_delta)
+    uniform = _stateless(seed, "stateless_random_hue")
+    return adjust_hue(image, uniform([], -max_delta, max_delta))
+
+
+def stateless_random_saturation(image, lower, upper, seed=None):
+    """random_saturation drawing from `seed` = [a, b] alone
+    (tf.image.stateless_random_saturation).
+
+    >>> tf.image.stateless_random_saturation(tf.zeros([2, 2, 3]), 0.5, 1.5, [1, 2]).shape
+    TensorShape([2, 2, 3])
+    """
+    _check_range(lower, upper)
+    uniform = _stateless(seed, "stateless_random_saturation")
+    return adjust_saturation(image, uniform([], lower, upper))

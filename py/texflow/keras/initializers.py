@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from .. import dtypes
+from ..engine.ndarray import from_numpy
 from . import backend
 from .serialization import (deserialize_keras_object, get_object, serializable,
                             serialize_keras_object)
@@ -19,7 +21,8 @@ _MODULE = "keras.initializers"
 
 @serializable(_MODULE)
 class Initializer:
-    """Base class: `initializer(shape, dtype)` returns a numpy array of that shape.
+    """Base class: `initializer(shape, dtype)` returns the values of that shape (the
+    built-in ones a tensor, as Keras 3's; a subclass may return numpy data).
 
     >>> class Twos(tf.keras.initializers.Initializer):
     ...     def __call__(self, shape, dtype=None):
@@ -141,7 +144,7 @@ class RandomNormal(_Random):
     """Normal samples with `mean` and `stddev`.
 
     >>> tf.keras.initializers.RandomNormal(seed=1)((3,)).shape
-    (3,)
+    TensorShape([3])
     """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
@@ -159,7 +162,7 @@ class RandomNormal(_Random):
 class RandomUniform(_Random):
     """Uniform samples in [minval, maxval).
 
-    >>> values = tf.keras.initializers.RandomUniform(-1.0, 1.0, seed=0)((100,))
+    >>> values = tf.keras.initializers.RandomUniform(-1.0, 1.0, seed=0)((100,)).numpy()
     >>> bool(values.min() >= -1.0 and values.max() < 1.0)
     True
     """
@@ -179,7 +182,7 @@ class RandomUniform(_Random):
 class TruncatedNormal(_Random):
     """Normal samples with values beyond two standard deviations redrawn.
 
-    >>> values = tf.keras.initializers.TruncatedNormal(stddev=1.0, seed=0)((1000,))
+    >>> values = tf.keras.initializers.TruncatedNormal(stddev=1.0, seed=0)((1000,)).numpy()
     >>> bool(abs(values).max() <= 2.0)
     True
     """
@@ -219,7 +222,7 @@ class VarianceScaling(_Random):
     uniform distribution.
 
     >>> init = tf.keras.initializers.VarianceScaling(2.0, 'fan_in', 'uniform', seed=0)
-    >>> bool(abs(init((100, 10))).max() <= (6 / 100) ** 0.5)
+    >>> bool(abs(init((100, 10)).numpy()).max() <= (6 / 100) ** 0.5)
     True
     """
 
@@ -268,7 +271,7 @@ class VarianceScaling(_Random):
 def _fixed(name, scale, mode, distribution, doc):
     if ">>>" not in doc:
         doc += (f"\n\n    >>> tf.keras.initializers.{name}(seed=0)((2, 3)).shape"
-                "\n    (2, 3)\n")
+                "\n    TensorShape([2, 3])\n")
     def __init__(self, seed=None, input_axes=None, output_axes=None):
         VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes,
                                  output_axes)
@@ -285,7 +288,7 @@ def _fixed(name, scale, mode, distribution, doc):
 GlorotUniform = _fixed("GlorotUniform", 1.0, "fan_avg", "uniform",
                        "Uniform in ±sqrt(6 / (fan_in + fan_out)): Keras's default kernel "
                        "initializer.\n\n    >>> tf.keras.initializers.GlorotUniform(seed=0)"
-                       "((2, 3)).shape\n    (2, 3)\n")
+                       "((2, 3)).shape\n    TensorShape([2, 3])\n")
 GlorotNormal = _fixed("GlorotNormal", 1.0, "fan_avg", "truncated_normal",
                       "Truncated normal with stddev sqrt(2 / (fan_in + fan_out)).")
 HeNormal = _fixed("HeNormal", 2.0, "fan_in", "truncated_normal",
@@ -302,7 +305,7 @@ class Orthogonal(_Random):
     """A (semi-)orthogonal matrix times `gain`, from the QR decomposition of normal
     samples; shapes of rank > 2 are flattened to (prod(shape[:-1]), shape[-1]).
 
-    >>> q = tf.keras.initializers.Orthogonal(seed=0)((3, 3))
+    >>> q = tf.keras.initializers.Orthogonal(seed=0)((3, 3)).numpy()
     >>> bool(np.allclose(q @ q.T, np.eye(3), atol=1e-5))
     True
     """
@@ -360,6 +363,24 @@ def serialize(initializer):
 def deserialize(config, custom_objects=None):
     return deserialize_keras_object(config, custom_objects, what="initializer")
 
+
+def _returning_tensors(cls):
+    """Keras 3's initializers return tensors (EagerTensors under TensorFlow): `cls`'s
+    numpy values as an NDArray, its dtype checked as TensorFlow's (float16 has no device
+    storage: DTypeError, as tf.random.normal). A user's subclass returns what it returns."""
+    values_of = cls.__call__
+
+    def __call__(self, shape, dtype=None):
+        if dtype is not None:
+            dtypes.device_dtype(dtype)
+        return from_numpy(np.asarray(values_of(self, shape, dtype)))
+    __call__.__doc__ = values_of.__doc__
+    cls.__call__ = __call__
+
+
+for _cls in (Zeros, Ones, Constant, Identity, RandomNormal, RandomUniform, TruncatedNormal,
+             VarianceScaling, Orthogonal):
+    _returning_tensors(_cls)
 
 # Keras's lower-case aliases (tf.keras.initializers.he_normal(), ...).
 zeros, ones, constant, identity = Zeros, Ones, Constant, Identity

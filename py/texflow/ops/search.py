@@ -10,8 +10,9 @@ from collections import namedtuple
 import numpy as np
 
 from .. import dtypes
+from ..engine import scope, trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
-from ..engine.registry import export
+from ..engine.registry import OpDef, export
 from ..errors import InvalidArgumentError
 from . import elementwise as ew
 from .index_checks import every_call, host_values, values_for_shape
@@ -41,6 +42,27 @@ def _ints(x, attr, allowed="int32, int64"):
                                    f"{dtypes.as_dtype(t.dtype).name} is not in the list of "
                                    f"allowed values: {allowed}")
     return t
+
+
+def _no_gradient(name):
+    """An op TensorFlow registers no gradient for: a gradient reaching its outputs raises
+    TensorFlow's LookupError (one that never reaches them, as through a gather's indices or
+    a cast to float of an int, does not)."""
+    def grad(*args, **kwargs):
+        raise LookupError(f"gradient registry has no entry for: {name}")
+    return OpDef(name, None, grad=grad, num_outputs=None)
+
+
+_UNIQUE, _UNIQUE_WITH_COUNTS = _no_gradient("Unique"), _no_gradient("UniqueWithCounts")
+
+
+def _taped(op, x, outputs):
+    """`outputs`, computed on the host from `x`, recorded as `op` on the GradientTapes
+    recording now (a trace's tracer takes the host result as a constant)."""
+    for record in list(scope.recorders()):
+        if not isinstance(getattr(record, "__self__", None), trace.Tracer):
+            record(op, (x,), {}, outputs)
+    return outputs
 
 
 def _unique(x, out_idx, op):
@@ -76,8 +98,9 @@ def unique(x, out_idx=dtypes.int32, name=None):
     >>> [t.numpy().tolist() for t in tf.unique([3, 1, 3, 2, 1])]
     [[3, 1, 2], [0, 1, 0, 2, 1]]
     """
+    x = _tensor(x)
     y, idx, _ = _unique(x, out_idx, "tf.unique")
-    return Unique(y, idx)
+    return Unique(*_taped(_UNIQUE, x, (y, idx)))
 
 
 @export("tf")
@@ -88,7 +111,9 @@ def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     >>> [t.numpy().tolist() for t in tf.unique_with_counts([3, 1, 3])]
     [[3, 1], [0, 1, 0], [2, 1]]
     """
-    return UniqueWithCounts(*_unique(x, out_idx, "tf.unique_with_counts"))
+    x = _tensor(x)
+    outputs = _unique(x, out_idx, "tf.unique_with_counts")
+    return UniqueWithCounts(*_taped(_UNIQUE_WITH_COUNTS, x, outputs))
 
 
 @export("tf")

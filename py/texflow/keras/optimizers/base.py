@@ -90,6 +90,7 @@ class Optimizer:
         self._schedule = None
         self._learning_rate = None
         self._set_learning_rate(learning_rate)
+        self._read = {}           # id(variable) -> (host array, its number): _host_number
 
     # -- learning rate and step count -------------------------------------------------
 
@@ -113,7 +114,7 @@ class Optimizer:
     def learning_rate(self):
         """The current learning rate: a variable (settable), or a schedule's value."""
         if self._schedule is not None:
-            return np.float32(self._schedule(int(self._iterations.item())))
+            return np.float32(self._schedule(self._step_count()))
         return self._learning_rate
 
     @learning_rate.setter
@@ -131,8 +132,25 @@ class Optimizer:
     def current_learning_rate(self):
         """The learning rate this step uses, as a Python float."""
         if self._schedule is not None:
-            return float(self._schedule(int(self._iterations.item())))
-        return float(self._learning_rate.item())
+            return float(self._schedule(self._step_count()))
+        return float(self._host_number(self._learning_rate))
+
+    def _step_count(self):
+        return int(self._host_number(self._iterations))
+
+    def _host_number(self, variable):
+        """`variable.item()`, remembered with the host array it was read from: a replayed
+        step reads the step count and the learning rate at every call, and a host copy
+        is never written (assign gives a variable a new one), so the same array holds
+        the same number."""
+        storage = variable._storage
+        values = None if storage is None else storage.values
+        last = self._read.get(id(variable))
+        if last is not None and values is not None and last[0] is values:
+            return last[1]
+        number = variable.item()
+        self._read[id(variable)] = (variable._storage.values, number)
+        return number
 
     @property
     def iterations(self):
@@ -261,7 +279,7 @@ class Optimizer:
         scalars = {"learning_rate": lr}
         if decay:
             scalars["decay"] = float(self.weight_decay or 0.0) * lr
-        scalars.update(self._rule_scalars(lr, int(self._iterations.item()) + 1))
+        scalars.update(self._rule_scalars(lr, self._step_count() + 1))
         if as_tensors:
             return {k: _host_scalar(v) for k, v in scalars.items()
                     if rate or k != "learning_rate"}
@@ -279,13 +297,14 @@ class Optimizer:
     def _count_step(self):
         count = self._iterations
         storage = count._storage
-        value = np.array([count.item() + 1], np.int32)
+        value = np.array([self._step_count() + 1], np.int32)
         if (storage.refs == 1 and storage.backend is None and type(count).assign is _ASSIGN
                 and not dry()):
             # the usual: the count lives on the host and nothing shares its storage: a new
             # host array in place (what Python read before keeps the old one); not in a
             # get_concrete_function trace, which undoes only assigns
             storage.values = value
+            self._read[id(count)] = (value, int(value[0]))
         else:
             count.assign(_host_scalar(value[0], dtypes.int32))
 

@@ -1,0 +1,150 @@
+"""tf.image's non-max suppression: TensorFlow's greedy selection (NonMaxSuppressionV3/V5
+and Overlaps), run on the host as TensorFlow's CPU kernel is. The number of boxes kept
+depends on the values, so inside tf.function the inputs must be known at trace time
+(see ops/index_checks.py values_for_shape)."""
+
+import heapq
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..engine.ndarray import NDArray
+from ..errors import InvalidArgumentError
+from ..ops.creation import constant
+from ..ops.index_checks import values_for_shape
+from ._checks import static_int
+
+
+def _host(x, op):
+    data = values_for_shape(x, op) if isinstance(x, NDArray) else x
+    return np.asarray(data, np.float32)
+
+
+def _iou(boxes):
+    """fn(i, j): intersection over union of boxes i and j, either corner order (0 when one
+    has no area), in float32 as TensorFlow's kernel."""
+    low = np.minimum(boxes[:, :2], boxes[:, 2:])
+    high = np.maximum(boxes[:, :2], boxes[:, 2:])
+    area = (high[:, 0] - low[:, 0]) * (high[:, 1] - low[:, 1])
+
+    def iou(i, j):
+        if area[i] <= 0 or area[j] <= 0:
+            return np.float32(0)
+        inner = np.maximum(np.minimum(high[i], high[j]) - np.maximum(low[i], low[j]),
+                           np.float32(0))
+        both = inner[0] * inner[1]
+        return both / (area[i] + area[j] - both)
+    return iou
+
+
+def _select(similarity, scores, size, threshold, score_threshold, sigma):
+    """TensorFlow's greedy loop: the best remaining candidate is compared with the boxes
+    selected since it was last compared; hard suppression above `threshold`, soft
+    (score * exp(-0.5 * sim**2 / sigma)) when sigma > 0, requeued if still above
+    `score_threshold`."""
+    soft = sigma > 0
+    scale = np.float32(-0.5 / sigma) if soft else np.float32(0)
+    # heapq is a min-heap: the best score first, the lower index first among equals
+    queue = [(-s, i, 0) for i, s in enumerate(scores) if s > score_threshold]
+    heapq.heapify(queue)
+    selected, kept = [], []
+    while len(selected) < size and queue:
+        negative, index, begin = heapq.heappop(queue)
+        score = original = np.float32(-negative)
+        hard = False
+        for j in range(len(selected) - 1, begin - 1, -1):
+            sim = np.float32(similarity(index, selected[j]))
+            if soft or sim <= threshold:
+                score = np.float32(score * np.exp(scale * sim * sim))
+            else:
+                score = np.float32(0)
+            if not soft and sim > threshold:
+                hard = True
+                break
+            if score <= score_threshold:
+                break
+        if hard:
+            continue
+        if score == original:
+            selected.append(index)
+            kept.append(score)
+        elif score > score_threshold:
+            heapq.heappush(queue, (-score, index, len(selected)))
+    return selected, kept
+
+
+def _dims(array):
+    return "[" + ",".join(str(n) for n in array.shape) + "]"
+
+
+def _check(boxes, scores, size, threshold, what="iou_threshold", columns=4):
+    if boxes.ndim != 2:
+        raise InvalidArgumentError(f"boxes must be 2-D{_dims(boxes)}")
+    if columns and boxes.shape[1] != columns:
+        raise InvalidArgumentError("boxes must have 4 columns")
+    if scores.ndim != 1:
+        raise InvalidArgumentError(f"scores must be 1-D{_dims(scores)}")
+    if scores.shape[0] != boxes.shape[0]:
+        raise InvalidArgumentError("scores has incompatible shape")
+    if size < 0:
+        raise InvalidArgumentError("output size must be non-negative")
+    if not 0 <= threshold <= 1:
+        raise InvalidArgumentError(f"{what} must be in [0, 1]")
+
+
+def _run(boxes, scores, max_output_size, threshold, score_threshold, sigma, op,
+         overlaps=False):
+    boxes, scores = _host(boxes, op), _host(scores, op)
+    size = static_int(max_output_size, "max_output_size", op)
+    threshold = float(np.float32(threshold))
+    _check(boxes, scores, size, threshold, "overlap_threshold" if overlaps else
+           "iou_threshold", 0 if overlaps else 4)
+    similarity = (lambda i, j: boxes[i, j]) if overlaps else _iou(boxes)
+    score_threshold = np.float32(-math.inf if score_threshold is None else score_threshold)
+    return _select(similarity, scores, size, np.float32(threshold), score_threshold, sigma)
+
+
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
+                        score_threshold=float("-inf"), name=None):
+    """Indices of up to `max_output_size` boxes [y1, x1, y2, x2], best score first, none
+    overlapping a better one by more than `iou_threshold` (tf.image.non_max_suppression).
+
+    >>> tf.image.non_max_suppression([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3]],
+    ...                              [0.9, 0.8, 0.7], 3).numpy()
+    array([0, 2], dtype=int32)
+    """
+    selected, _ = _run(boxes, scores, max_output_size, iou_threshold, score_threshold, 0.0,
+                       "non_max_suppression")
+    return constant(np.array(selected, np.int32), dtypes.int32)
+
+
+def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
+                                    score_threshold=float("-inf"), soft_nms_sigma=0.0,
+                                    name=None):
+    """(indices, scores) of non-max suppression; with `soft_nms_sigma` > 0 an overlapping
+    box's score decays by exp(-0.5 iou**2 / sigma) instead of the box being dropped
+    (tf.image.non_max_suppression_with_scores).
+
+    >>> tf.image.non_max_suppression_with_scores([[0, 0, 1, 1]], [0.5], 1)[1].numpy()
+    array([0.5], dtype=float32)
+    """
+    if soft_nms_sigma < 0:
+        raise InvalidArgumentError("soft_nms_sigma_val must be >= 0")
+    selected, kept = _run(boxes, scores, max_output_size, iou_threshold, score_threshold,
+                          float(soft_nms_sigma), "non_max_suppression_with_scores")
+    return (constant(np.array(selected, np.int32), dtypes.int32),
+            constant(np.array(kept, np.float32), dtypes.float32))
+
+
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    """non_max_suppression with the overlap of boxes i and j given as `overlaps[i, j]`
+    (tf.image.non_max_suppression_overlaps).
+
+    >>> tf.image.non_max_suppression_overlaps([[1.0, 0.7], [0.7, 1.0]], [0.4, 0.6], 2).numpy()
+    array([1], dtype=int32)
+    """
+    selected, _ = _run(overlaps, scores, max_output_size, overlap_threshold, score_threshold,
+                       0.0, "non_max_suppression_overlaps", overlaps=True)
+    return constant(np.array(selected, np.int32), dtypes.int32)

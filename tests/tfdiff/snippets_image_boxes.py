@@ -1,0 +1,90 @@
+"""TensorFlow-differential snippets for tf.image's box functions: draw_bounding_boxes and
+non-max suppression (py/texflow/image/_draw.py, _nms.py; owner: image). The other tf.image
+functions are in snippets_image.py.
+`id: source` or `id: (source, options)`; the id's part before '/' is its test group.
+After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py image_boxes`.
+"""
+
+SNIPPETS = {
+    # drawing
+    "image_draw/boxes": "c = [[1.0, 0.0, 0.0, 1.0], [0.0, 0.5, 1.0, 0.25]]\n"
+                        "rng = np.random.default_rng(4)\n"
+                        "b = (rng.random([2, 9, 4]) * 1.6 - 0.3).astype(np.float32)\n"
+                        "(tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3]), [[[0.1, 0.1, 0.8, "
+                        "0.9], [-0.1, 0.5, 0.5, 1.5], [0.8, 0.1, 0.1, 0.9], [0.0, 0.0, 0.0, 0.0]]"
+                        "], c), tf.image.draw_bounding_boxes(tf.fill([2, 7, 8, 4], 0.3), b, c), "
+                        "tf.image.draw_bounding_boxes(tf.fill([2, 6, 9, 1], -1.0), b, None), "
+                        "tf.image.draw_bounding_boxes(tf.zeros([2, 6, 9, 1]), b, c), "
+                        "tf.image.draw_bounding_boxes(tf.zeros([2, 6, 9, 1]), b, tf.zeros([0, "
+                        "4])), "
+                        "tf.image.draw_bounding_boxes(tf.zeros([1, 3, 12, 3]), [[[0.0, i / 11.0, "
+                        "0.0, i / 11.0] for i in range(12)]], tf.zeros([0, 4])))",
+    "image_draw/rank_error": ("tf.image.draw_bounding_boxes(tf.zeros([5, 6, 3]), "
+                              "[[[0.1, 0.1, 0.8, 0.9]]], None)",
+                              {"match": ["The rank of the images should be 4"]}),
+    "image_draw/depth_error": ("tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 2]), "
+                               "[[[0.1, 0.1, 0.8, 0.9]]], None)",
+                               {"match": ["Channel depth should be either 1 (GRY), 3 (RGB), "
+                                          "or 4 (RGBA)"]}),
+    "image_draw/boxes_rank_error": ("tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3]), "
+                                    "[[0.1, 0.1, 0.8, 0.9]], None)",
+                                    {"match": ["The rank of the boxes tensor should be 3"]}),
+    "image_draw/box_size_error": ("tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3]), "
+                                  "[[[0.1, 0.1, 0.8]]], None)",
+                                  {"match": ["The size of the third dimension of the box must "
+                                             "be 4. Received: 3"]}),
+    "image_draw/batch_error": ("tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3]), "
+                               "tf.zeros([2, 1, 4]), None)",
+                               {"match": ["The batch sizes should be the same"]}),
+    "image_draw/colors_error": ("tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3]), "
+                                "tf.zeros([1, 1, 4]), [1.0, 0.0, 0.0])",
+                                {"match": ["colors must be a 2-D matrix[3]"]}),
+    "image_draw/colors_channels_error": ("tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3]), "
+                                         "tf.zeros([1, 1, 4]), [[1.0, 0.0]])",
+                                         {"match": ["colors must have equal or more channels "
+                                                    "than the image provided: [1,2]"]}),
+    "image_draw/int_error": ("tf.image.draw_bounding_boxes(tf.zeros([1, 5, 6, 3], tf.int32), "
+                             "tf.zeros([1, 1, 4]), None)",
+                             {"match": ["Value for attr 'T' of int32 is not in the list"]}),
+    # non-max suppression
+    "image_nms/select": "b = [[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], "
+                        "[0, 10.1, 1, 11.1], [0, 100, 1, 101]]\n"
+                        "s = [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]\n"
+                        "(tf.image.non_max_suppression(b, s, 3), "
+                        "tf.image.non_max_suppression(b, s, 10, 0.5, 0.4), "
+                        "tf.image.non_max_suppression(b, s, 0), "
+                        "tf.image.non_max_suppression(tf.constant(b), [0.5] * 6, 6, 0.3), "
+                        "tf.image.non_max_suppression([[1, 1, 0, 0], [0, 0, 0.5, 0.5]], "
+                        "[0.5, 0.6], 3, 0.1), tf.image.non_max_suppression(tf.zeros([0, 4]), "
+                        "tf.zeros([0]), 3), tf.image.non_max_suppression_with_scores(b, s, 6, "
+                        "soft_nms_sigma=0.5), tf.image.non_max_suppression_with_scores(b, s, 6, "
+                        "0.5, 0.2, soft_nms_sigma=0.3), tf.image.non_max_suppression_with_scores("
+                        "b, s, 4, 0.7), tf.image.non_max_suppression_overlaps([[1.0, 0.6, 0.2], "
+                        "[0.6, 1.0, 0.6], [0.2, 0.6, 1.0]], [0.1, 0.5, 0.3], 3), "
+                        "tf.image.non_max_suppression_overlaps(tf.eye(3), [0.2, 0.5, 0.3], 2, "
+                        "0.5, 0.25))",
+    "image_nms/random": "rng = np.random.default_rng(9)\n"
+                        "c = rng.random([60, 2]).astype(np.float32) * 4\n"
+                        "b = np.concatenate([c, c + rng.random([60, 2]).astype(np.float32)], 1)\n"
+                        "s = rng.random(60).astype(np.float32)\n"
+                        "(tf.image.non_max_suppression(b, s, 40, 0.3), "
+                        "tf.image.non_max_suppression(b, s, 50, 0.6, 0.2), "
+                        "tf.image.non_max_suppression_with_scores(b, s, 30, 0.5, 0.1, 0.4))",
+    "image_nms/size_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0], -1)",
+                             {"match": ["output size must be non-negative"]}),
+    "image_nms/iou_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0], 1, 1.5)",
+                            {"match": ["iou_threshold must be in [0, 1]"]}),
+    "image_nms/rank_error": ("tf.image.non_max_suppression([0, 0, 1, 1], [1.0], 1)",
+                             {"match": ["boxes must be 2-D[4]"]}),
+    "image_nms/columns_error": ("tf.image.non_max_suppression([[0, 0, 1]], [1.0], 1)",
+                                {"match": ["boxes must have 4 columns"]}),
+    "image_nms/scores_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [[1.0]], 1)",
+                               {"match": ["scores must be 1-D[1,1]"]}),
+    "image_nms/scores_size_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0, 2.0],"
+                                    " 1)", {"match": ["scores has incompatible shape"]}),
+    "image_nms/sigma_error": ("tf.image.non_max_suppression_with_scores([[0, 0, 1, 1]], [1.0],"
+                              " 1, soft_nms_sigma=-1.0)",
+                              {"match": ["soft_nms_sigma_val must be >= 0"]}),
+    "image_nms/float_size_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0], 2.5)",
+                                   {"match": ["Cannot convert 2.5"]}),
+}
