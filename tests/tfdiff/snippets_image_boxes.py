@@ -87,4 +87,30 @@ SNIPPETS = {
                               {"match": ["soft_nms_sigma_val must be >= 0"]}),
     "image_nms/float_size_error": ("tf.image.non_max_suppression([[0, 0, 1, 1]], [1.0], 2.5)",
                                    {"match": ["Cannot convert 2.5"]}),
+    "image_nms/combined": "rng = np.random.default_rng(1)\n"
+                          "c = rng.random([2, 7, 1, 2]).astype(np.float32)\n"
+                          "b = np.concatenate([c, c + 0.3], -1)\n"
+                          "s = rng.random([2, 7, 3]).astype(np.float32)\n"
+                          "(tf.image.combined_non_max_suppression(b, s, 2, 5), "
+                          "tf.image.combined_non_max_suppression(b, s, 2, 10, 0.3, 0.2), "
+                          "tf.image.combined_non_max_suppression(b, s, 2, 10, pad_per_class=True),"
+                          " tf.image.combined_non_max_suppression(b * 2 - 0.5, s, 3, 4, "
+                          "clip_boxes=False), tf.image.combined_non_max_suppression(np.tile(b, "
+                          "[1, 1, 3, 1]) + np.arange(3, dtype=np.float32)[:, None] * 0.1, s, 9, "
+                          "30, 0.2), tf.image.combined_non_max_suppression(b, s, 2, 5, "
+                          "pad_per_class=True))",
+    "image_nms/combined_batch_error": ("tf.image.combined_non_max_suppression(tf.zeros([1, 3, 1, "
+                                       "4]), tf.zeros([3, 2]), 2, 5)",
+                                       {"match": ["boxes and scores must have same batch "
+                                                  "size"]}),
+    "image_nms/combined_q_error": ("tf.image.combined_non_max_suppression(tf.zeros([1, 3, 2, 4]),"
+                                   " tf.zeros([1, 3, 3]), 2, 5)",
+                                   {"match": ["third dimension of boxes must be either 1 or num "
+                                              "classes"]}),
+    "image_nms/combined_size_error": ("tf.image.combined_non_max_suppression(tf.zeros([1, 3, 1, "
+                                      "4]), tf.zeros([1, 3, 3]), 0, 5)",
+                                      {"match": ["max_size_per_class must be positive"]}),
+    "image_nms/combined_total_error": ("tf.image.combined_non_max_suppression(tf.zeros([1, 3, 1, "
+                                       "4]), tf.zeros([1, 3, 3]), 2, -5)",
+                                       {"match": ["max_total_size must be > 0"]}),
 }

@@ -14,8 +14,8 @@ from ._geometry import (central_crop, crop_to_bounding_box, flip_left_right, fli
                         pad_to_bounding_box, resize_with_crop_or_pad, rot90)
 from ._geometry import transpose_image as transpose
 from ._hsv import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv
-from ._nms import (non_max_suppression, non_max_suppression_overlaps,
-                   non_max_suppression_with_scores)
+from ._nms import (combined_non_max_suppression, non_max_suppression,
+                   non_max_suppression_overlaps, non_max_suppression_with_scores)
 from ._patches import crop_and_resize, extract_patches
 from ._quality import image_gradients, psnr, sobel_edges, total_variation
 from ._random_ops import (random_brightness, random_contrast, random_crop,
@@ -28,13 +28,14 @@ from ._ssim import ssim, ssim_multiscale
 from ._sampling import ResizeMethod, resize, resize_with_pad
 
 __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma", "adjust_hue",
-           "adjust_saturation", "central_crop", "convert_image_dtype", "crop_and_resize",
-           "crop_to_bounding_box", "draw_bounding_boxes", "extract_patches",
-           "flip_left_right", "flip_up_down", "grayscale_to_rgb", "hsv_to_rgb",
-           "image_gradients", "non_max_suppression", "non_max_suppression_overlaps",
-           "non_max_suppression_with_scores", "pad_to_bounding_box",
-           "per_image_standardization", "psnr", "random_brightness", "random_contrast",
-           "random_crop", "random_flip_left_right", "random_flip_up_down", "random_hue",
+           "adjust_saturation", "central_crop", "combined_non_max_suppression",
+           "convert_image_dtype", "crop_and_resize", "crop_to_bounding_box",
+           "draw_bounding_boxes", "extract_patches", "flip_left_right", "flip_up_down",
+           "grayscale_to_rgb", "hsv_to_rgb", "image_gradients", "non_max_suppression",
+           "non_max_suppression_overlaps", "non_max_suppression_with_scores",
+           "pad_to_bounding_box", "per_image_standardization", "psnr",
+           "random_brightness", "random_contrast", "random_crop",
+           "random_flip_left_right", "random_flip_up_down", "random_hue",
            "random_saturation", "resize", "resize_with_crop_or_pad", "resize_with_pad",
            "rgb_to_grayscale", "rgb_to_hsv", "rgb_to_yiq", "rgb_to_yuv", "rot90",
            "sobel_edges", "ssim", "ssim_multiscale", "stateless_random_brightness",

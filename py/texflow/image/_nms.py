@@ -1,8 +1,9 @@
-"""tf.image's non-max suppression: TensorFlow's greedy selection (NonMaxSuppressionV3/V5
-and Overlaps), run on the host as TensorFlow's CPU kernel is. The number of boxes kept
-depends on the values, so inside tf.function the inputs must be known at trace time
-(see ops/index_checks.py values_for_shape)."""
+"""tf.image's non-max suppression: TensorFlow's greedy selection (NonMaxSuppressionV3/V5,
+Overlaps and CombinedNonMaxSuppression), run on the host as TensorFlow's CPU kernels are.
+Which boxes are kept depends on the values, so inside tf.function the inputs must be known
+at trace time (see ops/index_checks.py values_for_shape)."""
 
+import collections
 import heapq
 import math
 
@@ -148,3 +149,70 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
     selected, _ = _run(overlaps, scores, max_output_size, overlap_threshold, score_threshold,
                        0.0, "non_max_suppression_overlaps", overlaps=True)
     return constant(np.array(selected, np.int32), dtypes.int32)
+
+
+CombinedNonMaxSuppression = collections.namedtuple(
+    "CombinedNonMaxSuppression",
+    ["nmsed_boxes", "nmsed_scores", "nmsed_classes", "valid_detections"])
+
+
+def _check_combined(boxes, scores, per_class, total, threshold):
+    if boxes.ndim != 4 or scores.ndim != 3 or boxes.shape[0] != scores.shape[0]:
+        raise InvalidArgumentError("boxes and scores must have same batch size")
+    if boxes.shape[3] != 4:
+        raise InvalidArgumentError("boxes must have 4 columns")
+    if scores.shape[1] != boxes.shape[1]:
+        raise InvalidArgumentError("scores has incompatible shape")
+    if boxes.shape[2] not in (1, scores.shape[2]):
+        raise InvalidArgumentError("third dimension of boxes must be either 1 or num classes")
+    if per_class <= 0:
+        raise InvalidArgumentError("max_size_per_class must be positive")
+    if total <= 0:
+        raise InvalidArgumentError("max_total_size must be > 0")
+    if not 0 <= threshold <= 1:
+        raise InvalidArgumentError("iou_threshold must be in [0, 1]")
+
+
+def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_total_size,
+                                 iou_threshold=0.5, score_threshold=float("-inf"),
+                                 pad_per_class=False, clip_boxes=True, name=None):
+    """Per image and class, non-max suppression of `boxes` [batch, num_boxes, 1 or
+    num_classes, 4] by `scores` [batch, num_boxes, num_classes]; then each image's best
+    `max_total_size` detections over all classes, zero-padded
+    (tf.image.combined_non_max_suppression). Returns (nmsed_boxes, nmsed_scores,
+    nmsed_classes, valid_detections); boxes are clipped to [0, 1] unless `clip_boxes` is
+    False; with `pad_per_class` the padding stops at max_output_size_per_class * classes.
+
+    >>> out = tf.image.combined_non_max_suppression([[[[0, 0, 1, 1]]]], [[[0.9]]], 1, 2)
+    >>> out.valid_detections.numpy()
+    array([1], dtype=int32)
+    """
+    op = "combined_non_max_suppression"
+    boxes, scores = _host(boxes, op), _host(scores, op)
+    per_class = static_int(max_output_size_per_class, "max_output_size_per_class", op)
+    total = static_int(max_total_size, "max_total_size", op)
+    threshold = np.float32(iou_threshold)
+    _check_combined(boxes, scores, per_class, total, float(threshold))
+    score_threshold = np.float32(score_threshold)
+    batch, num_boxes, q, _ = boxes.shape
+    classes = scores.shape[2]
+    size = min(total, per_class * classes) if pad_per_class else total
+    out_boxes = np.zeros((batch, size, 4), np.float32)
+    out_scores = np.zeros((batch, size), np.float32)
+    out_classes = np.zeros((batch, size), np.float32)
+    valid = np.zeros(batch, np.int32)
+    for b in range(batch):
+        found = []  # (score, class, box) of every class's selection
+        for c in range(classes):
+            class_boxes = boxes[b, :, c if q > 1 else 0]
+            chosen, kept = _select(_iou(class_boxes), scores[b, :, c],
+                                   min(per_class, num_boxes), threshold, score_threshold, 0.0)
+            found += [(s, c, class_boxes[i]) for i, s in zip(chosen, kept)]
+        found.sort(key=lambda item: -item[0])
+        found = found[:size]
+        valid[b] = len(found)
+        for k, (s, c, box) in enumerate(found):
+            out_boxes[b, k] = np.clip(box, 0, 1) if clip_boxes else box
+            out_scores[b, k], out_classes[b, k] = s, c
+    return CombinedNonMaxSuppression(constant(out_boxes), constant(out_scores),
+                                     constant(out_classes), constant(valid))
