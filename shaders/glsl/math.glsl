@@ -17,7 +17,7 @@ float f_exp2i(float p, int n) {
 // |r| <= 0.35. The correction enters before the scaling, so tiny results keep it.
 float f_exp_lo(float x, float lo) {
   float c = clamp(x, -104.0, 89.0);
-  float k = floor(c * 1.4426950408889634 + 0.5);
+  float k = floor((c + lo) * 1.4426950408889634 + 0.5);
   float r = ((c - k * 0.693145751953125) - k * 1.4286068202862268e-06) + lo;
   float p = 1.0 + r * (1.0 + r * (0.5 + r * (0.16666666666666666 + r * (0.041666666666666664
       + r * (0.008333333333333333 + r * (0.001388888888888889 + r * (1.984126984126984e-4
@@ -40,11 +40,15 @@ float f_expm1(float x) {
 }
 
 // The natural logarithm: x = m 2**e with m in [sqrt(1/2), sqrt(2)), then
-// log(m) = 2 atanh(f), f = (m - 1) / (m + 1), by its series (|f| <= 0.172).
+// log(m) = 2 atanh(f), f = (m - 1) / (m + 1), by its series (|f| <= 0.172). A subnormal
+// x is read from its bits (its mantissa as a whole number, times 2**-149), and the sign
+// too: SwiftShader flushes a subnormal to 0 in arithmetic.
 float f_log(float x) {
   int bits = floatBitsToInt(x);
-  int e = ((bits >> 23) & 255) - 127;
-  bool zero = e == -127;  // zero, or a denormal that the GPU flushes to zero
+  bool sub = (bits & 0x7f800000) == 0;
+  bool zero = (bits & 0x7fffffff) == 0;
+  bits = sub ? floatBitsToInt(float(bits & 0x007fffff)) : bits;
+  int e = ((bits >> 23) & 255) - (sub ? 276 : 127);
   float m = intBitsToFloat((bits & 0x007fffff) | 0x3f800000);
   bool halve = m > 1.4142135;
   m = halve ? m * 0.5 : m;
@@ -57,7 +61,7 @@ float f_log(float x) {
   float r = fe * 0.693145751953125 + ((2.0 * f + 2.0 * f * s) + fe * 1.4286068202862268e-06);
   r = zero ? -f_inf() : r;
   r = f_isinf(x) ? x : r;
-  return any(bvec2(f_isnan(x), x < 0.0)) ? f_nan() : r;
+  return any(bvec2(f_isnan(x), floatBitsToUint(x) > 0x80000000u)) ? f_nan() : r;
 }
 
 // 32 x 32 -> 64-bit unsigned product as (high word, low word).
@@ -179,10 +183,10 @@ float f_pow_whole(float ax, float n) {
   return r;
 }
 
-// Exact products by Dekker's splitting (no fused multiply-add in WebGL): a * b = p + e.
+// Exact products a * b = p + e from 12-bit halves cut by masking the bits (Dekker's
+// (c - (c - a)) split is what a compiler may fold to a), whose products are exact.
 vec2 f_split(float a) {
-  float c = 4097.0 * a;
-  float hi = c - (c - a);
+  float hi = intBitsToFloat(floatBitsToInt(a) & -4096);
   return vec2(hi, a - hi);
 }
 
@@ -193,32 +197,35 @@ vec2 f_two_prod(float a, float b) {
   return vec2(p, ((x.x * y.x - p) + x.x * y.y + x.y * y.x) + x.y * y.y);
 }
 
-// log(x) for finite x > 0 as an unevaluated sum hi + lo (about 40 bits), for pow.
+// log(x) for finite x > 0 as an unevaluated sum hi + lo (about 40 bits), for pow: f =
+// u / v (u = m - 1 exact, v = m + 1) gets its residual ((u - 2f) - f u) / v, which
+// needs no exact v; e ln2's high part (a multiple of 2**-16) takes the bits of 2f down
+// to 2**-16, or for e = 0 its top 12 bits (cut by masking), so hi is an exact sum and
+// lo below 2**-11 hi. No two-sum ((a + b) - a), which SwiftShader and Mesa may fold.
 vec2 f_log2f(float x) {
   int bits = floatBitsToInt(x);
-  int e = ((bits >> 23) & 255) - 127;
+  bool sub = (bits & 0x7f800000) == 0;
+  bits = sub ? floatBitsToInt(float(bits & 0x007fffff)) : bits;
+  int e = ((bits >> 23) & 255) - (sub ? 276 : 127);
   float m = intBitsToFloat((bits & 0x007fffff) | 0x3f800000);
-  if (m > 1.4142135) {
-    m *= 0.5;
-    e += 1;
-  }
+  bool halve = m > 1.4142135;
+  m = halve ? m * 0.5 : m;
+  e += int(halve);
   float u = m - 1.0;
   float v = m + 1.0;
-  float v_lo = (m - (v - 1.0));
   float f = u / v;
-  vec2 fv = f_two_prod(f, v);
-  float f_lo = (((u - fv.x) - fv.y) - f * v_lo) / v;
+  vec2 fu = f_two_prod(f, u);
+  float f_lo = (((u - 2.0 * f) - fu.x) - fu.y) / v;
   float f2 = f * f;
   float tail = 2.0 * f * f2 * (0.3333333333333333 + f2 * (0.2 + f2 * (0.14285714285714285
       + f2 * (0.1111111111111111 + f2 * (0.09090909090909091 + f2 * 0.07692307692307693)))));
   float fe = float(e);
-  float a = fe * 0.693145751953125;   // exact
-  float b = 2.0 * f;
-  float hi = a + b;
-  float lo = (abs(a) >= abs(b) ? (a - hi) + b : (b - hi) + a);
-  lo += 2.0 * f_lo + tail + fe * 1.4286068202862268e-06;
-  float sum = hi + lo;  // renormalise: |lo| <= ulp(hi) / 2
-  return vec2(sum, lo - (sum - hi));
+  float t = 2.0 * f;
+  int tb = floatBitsToInt(t);
+  int cut = e == 0 ? 12 : max(134 - ((tb >> 23) & 255), 0);
+  float t_hi = cut > 23 ? 0.0 : intBitsToFloat(tb & (-1 << min(cut, 31)));
+  float hi = fe * 0.693145751953125 + t_hi;
+  return vec2(hi, (t - t_hi) + ((2.0 * f_lo + tail) + fe * 1.4286068202862268e-06));
 }
 
 // C's powf for finite, non-zero x and finite y: the sign from an odd whole y,

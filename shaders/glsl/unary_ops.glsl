@@ -33,14 +33,15 @@ float op_exp(float x) { return f_exp(x); }
 
 float op_log(float x) { return f_log(x); }
 
+// negative x on the bits: SwiftShader flushes a negative subnormal to -0
 float op_sqrt(float x) {
-  bool bad = any(bvec2(f_isnan(x), x < 0.0));
+  bool bad = any(bvec2(f_isnan(x), floatBitsToUint(x) > 0x80000000u));
   float r = sqrt(x);
   return bad ? f_nan() : r;
 }
 
 float op_rsqrt(float x) {
-  bool bad = any(bvec2(f_isnan(x), x < 0.0));
+  bool bad = any(bvec2(f_isnan(x), floatBitsToUint(x) > 0x80000000u));
   float r = 1.0 / sqrt(x);
   return bad ? f_nan() : r;
 }
@@ -79,7 +80,10 @@ float op_elu(float x) {
   return x > 0.0 ? x : e;
 }
 
-float op_sin(float x) { return f_sin(x); }
+float op_sin(float x) {
+  float r = f_sin(x);
+  return x == 0.0 ? x : r;  // sin(-0) = -0
+}
 
 float op_cos(float x) { return f_cos(x); }
 

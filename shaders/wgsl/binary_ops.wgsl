@@ -35,9 +35,11 @@ fn op_minimum_f32(a: f32, b: f32) -> f32 {
 }
 fn op_minimum_i32(a: i32, b: i32) -> i32 { return min(a, b); }
 
-// C99 pow (what numpy's float power follows): WGSL's pow() is undefined for
-// a < 0 and for many special values, so they are handled here, and integer
-// exponents are computed by squaring for accuracy.
+// C99 pow (what numpy's float power follows): WGSL's pow() is undefined for a < 0 and
+// for many special values, so they are handled here. Whole |b| <= 4 multiplies (at most
+// 2 ulp); other exponents take e^(b log|a|) with log|a| and the product carried to about
+// 40 bits (log_hi_lo_f32, two_prod_f32), where exp2(b * log2(a)) was 159 ulp off at
+// 1.004^-30000 (lavapipe): the product's rounding alone costs |b log a| 2^-24.
 fn op_pow_f32(a: f32, b: f32) -> f32 {
   if (b == 0.0 || a == 1.0) { return 1.0; }
   if (is_nan_f32(a) || is_nan_f32(b)) { return nan_f32(); }
@@ -59,21 +61,65 @@ fn op_pow_f32(a: f32, b: f32) -> f32 {
   }
   if (a < 0.0 && !b_int) { return nan_f32(); }
   var r: f32;
-  if (b_int && abs(b) <= 64.0) {
-    var base = ab;
-    var e = u32(abs(b));
-    r = 1.0;
-    loop {
-      if ((e & 1u) == 1u) { r = r * base; }
-      e = e >> 1u;
-      if (e == 0u) { break; }
-      base = base * base;
+  if (b_int && abs(b) <= 4.0) {
+    r = pow_whole_f32(ab, abs(b));
+    if (b < 0.0) {
+      // 1 / a^n, unless a^n over- or underflowed where (1 / a)^n does not
+      r = select(1.0 / r, pow_whole_f32(1.0 / ab, abs(b)), r == 0.0 || is_inf_f32(r));
     }
-    if (b < 0.0) { r = 1.0 / r; }
   } else {
-    r = exp2(b * log2(ab));
+    let l = log_hi_lo_f32(ab);
+    let p = two_prod_f32(b, l.x);
+    r = exp_lo_f32(p.x, select(p.y + b * l.y, 0.0, abs(p.x) > 200.0));
   }
   return select(r, -r, a < 0.0 && b_odd);
+}
+
+// x^n for a whole 0 < n <= 4.
+fn pow_whole_f32(x: f32, n: f32) -> f32 {
+  let x2 = x * x;
+  return select(select(x, x2, n == 2.0), select(x2 * x, x2 * x2, n == 4.0), n > 2.0);
+}
+
+// a * b exactly, as hi + lo: the halves of 12 bits each are cut by masking the bits (not
+// Dekker's (c - (c - a)), which a compiler may fold to a), so their products are exact.
+fn two_prod_f32(a: f32, b: f32) -> vec2<f32> {
+  let p = a * b;
+  let ah = bitcast<f32>(bitcast<u32>(a) & 0xfffff000u);
+  let bh = bitcast<f32>(bitcast<u32>(b) & 0xfffff000u);
+  let al = a - ah;
+  let bl = b - bh;
+  return vec2<f32>(p, ((ah * bh - p) + ah * bl + al * bh) + al * bl);
+}
+
+// log(x) of a finite x > 0 as hi + lo to about 40 bits, as log_f32 (prelude.wgsl) with
+// the roundings kept: f = u / v (u = m - 1 exact, v = m + 1) gets its residual
+// ((u - 2f) - f u) / v, which needs no exact v; e ln2's high part (a multiple of 2^-16)
+// takes the bits of 2f down to 2^-16 (cut by masking), so hi is an exact sum. No
+// two-sum ((a + b) - a), which Mesa and SwiftShader may fold.
+fn log_hi_lo_f32(x: f32) -> vec2<f32> {
+  let sub = (bitcast<u32>(x) & 0x7f800000u) == 0u;
+  let bits = select(bitcast<u32>(x), bitcast<u32>(f32(bitcast<u32>(x) & 0x007fffffu)), sub);
+  let m0 = bitcast<f32>((bits & 0x007fffffu) | 0x3f800000u);
+  let halve = m0 > 1.4142135;
+  let m = select(m0, m0 * 0.5, halve);
+  let fe = f32(i32((bits >> 23u) & 255u) - select(127, 276, sub) + select(0, 1, halve));
+  let u = m - 1.0;
+  let v = m + 1.0;
+  let f = u / v;
+  let fu = two_prod_f32(f, u);
+  let f_lo = (((u - 2.0 * f) - fu.x) - fu.y) / v;
+  let f2 = f * f;
+  let tail = 2.0 * f * f2 * (0.3333333333333333 + f2 * (0.2 + f2 * (0.14285714285714285
+      + f2 * (0.1111111111111111 + f2 * (0.09090909090909091 + f2 * 0.07692307692307693)))));
+  let t = 2.0 * f;
+  let tb = bitcast<u32>(t);
+  // cut t's mantissa bits below 2^-16, or for e = 0 its low 12 bits (lo stays below
+  // 2^-11 hi, so b lo's rounding is negligible)
+  let cut = select(max(134 - i32((tb >> 23u) & 255u), 0), 12, fe == 0.0);
+  let t_hi = select(bitcast<f32>(tb & (0xffffffffu << u32(min(cut, 31)))), 0.0, cut > 23);
+  let hi = fe * 0.693145751953125 + t_hi;
+  return vec2<f32>(hi, (t - t_hi) + ((2.0 * f_lo + tail) + fe * 1.4286068202862268e-06));
 }
 
 // Exponentiation by squaring, wrapping like numpy int32. A negative exponent

@@ -28,61 +28,59 @@ fn op_floor_i32(x: i32) -> i32 { return x; }
 fn op_ceil_f32(x: f32) -> f32 { return ceil(x); }
 fn op_ceil_i32(x: i32) -> i32 { return x; }
 
-fn op_exp(x: f32) -> f32 {
-  if (x > 88.72284) { return inf_f32(); }
-  if (x < -103.97208) { return 0.0; }
-  if (is_nan_f32(x)) { return x; }
-  return exp(x);
-}
+// The prelude's exp_f32 (about 1 ulp, branch-free): 0 below -104, inf above 88.72.
+fn op_exp(x: f32) -> f32 { return exp_f32(x); }
 
-// WGSL leaves log() of zero and of negative numbers undefined. The edges are select()s
-// of the builtin's result (which is dropped there), not if/return, and bool | (every
-// operand evaluated), not ||: branches cost SwiftShader about a copy launch's time.
+// The prelude's log_f32 with the edges as numpy's, tested on the bits (SwiftShader
+// flushes subnormals to 0, so x < 0 would miss a negative one): NaN below 0, -inf at +-0,
+// inf at inf. The edges are select()s, not if/return, and bool | (every operand
+// evaluated), not ||: branches cost SwiftShader about a copy launch's time.
 fn op_log(x: f32) -> f32 {
-  let r = select(log(x), nan_f32(), !(x > 0.0) | is_nan_f32(x));
-  return select(select(r, -inf_f32(), x == 0.0), x, (is_inf_f32(x) & (x > 0.0)));
+  let zero = (bitcast<u32>(x) & 0x7fffffffu) == 0u;
+  let r = select(select(log_f32(x), -inf_f32(), zero), x, is_inf_f32(x));
+  return select(r, nan_f32(), (bitcast<u32>(x) > 0x80000000u) | is_nan_f32(x));
 }
 
-// x == 0 keeps -0, as IEEE sqrt.
+// +-0 gives itself, as IEEE sqrt; a negative x (subnormal ones included) gives NaN. The
+// edges on the bits: SwiftShader flushes a subnormal to 0, so x == 0 holds for one.
 fn op_sqrt(x: f32) -> f32 {
-  let r = select(sqrt(x), nan_f32(), !(x > 0.0) | is_nan_f32(x));
-  return select(r, x, (x == 0.0) | (is_inf_f32(x) & (x > 0.0)));
+  let zero = (bitcast<u32>(x) & 0x7fffffffu) == 0u;
+  let r = select(sqrt(x), nan_f32(), (bitcast<u32>(x) > 0x80000000u) | is_nan_f32(x));
+  return select(r, x, zero | (bitcast<u32>(x) == 0x7f800000u));
 }
 
 fn op_rsqrt(x: f32) -> f32 {
-  let r = select(1.0 / sqrt(x), nan_f32(), !(x > 0.0) | is_nan_f32(x));
-  return select(select(r, copysign_f32(inf_f32(), x), x == 0.0), 0.0,
-                (is_inf_f32(x) & (x > 0.0)));
+  let zero = (bitcast<u32>(x) & 0x7fffffffu) == 0u;
+  let r = select(1.0 / sqrt(x), 0.0, bitcast<u32>(x) == 0x7f800000u);
+  return select(select(r, copysign_f32(inf_f32(), x), zero), nan_f32(),
+                (bitcast<u32>(x) > 0x80000000u) | is_nan_f32(x));
 }
 
-// exp(x) - 1 without the cancellation of exp() near 0 (a short Taylor series there).
+// e^x - 1 to about 1 ulp, branch-free: x = k ln2 + r as in exp_f32, q = e^r - 1 by its
+// Taylor series (no cancellation near 0: k = 0 there and q is the result), then
+// 2^k q + (2^k - 1), exact but for the last rounding while 2^k is finite; k = 128
+// (x from 88.4 on) takes (1 + q) 2^k, whose - 1 no longer shows. -1 from -104 down;
+// x itself at +-0 (keeping -0) and NaN.
 fn expm1_f32(x: f32) -> f32 {
-  if (abs(x) < 0.25) {
-    let p = 1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0 + x * (1.0 / 120.0 +
-                                                                    x * (1.0 / 720.0)))));
-    return x * p;
-  }
-  return op_exp(x) - 1.0;
-}
-
-// e^x to about 1 ulp for sinh, cosh and softplus (the builtin exp is 16 ulp off at 44.7
-// on lavapipe): x = k ln2 + r with ln2 in two parts (k * hi is exact), a degree-8 Taylor
-// polynomial on |r| <= 0.35, and 2^k as two normal factors (0 below -104, inf above 89).
-fn exp_f32(x: f32) -> f32 {
   let c = clamp(x, -104.0, 89.0);
   let k = floor(c * 1.4426950408889634 + 0.5);
   let r = (c - k * 0.693145751953125) - k * 1.4286068202862268e-06;
-  let p = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0
+  let q = r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0
       + r * (1.0 / 720.0 + r * (1.0 / 5040.0 + r * (1.0 / 40320.0))))))));
   let k1 = i32(k) >> 1u;
-  let k2 = i32(k) - k1;
-  let e = p * bitcast<f32>(u32(k1 + 127) << 23u) * bitcast<f32>(u32(k2 + 127) << 23u);
-  return select(select(e, 0.0, x < -104.0), x, is_nan_f32(x));
+  let s1 = bitcast<f32>(u32(k1 + 127) << 23u);
+  let s2 = bitcast<f32>(u32(i32(k) - k1 + 127) << 23u);
+  let t = s1 * s2;
+  let e = select(t * q + (t - 1.0), ((1.0 + q) * s1) * s2, k > 127.0);
+  return select(select(e, -1.0, x < -104.0), x, is_nan_f32(x) | (x == 0.0));
 }
 
 // tanh, branch-free as GLSL's (shaders/glsl/unary_ops.glsl), with a polynomial S below
-// 0.625 (scripts/fit_tanh.py) and the builtin exp above (1 - 2 / (e^2|x| + 1), |x| capped
-// at 10 where tanh is 1 in float32). Within 2 ulp; tanh(-0) = -0.
+// 0.625 (scripts/fit_tanh.py) and exp above (1 - 2 / (e^2|x| + 1), |x| capped at 10
+// where tanh is 1 in float32); tanh(-0) = -0. The builtin exp, not exp_f32: its error
+// (16 ulp at 44.7 on lavapipe) shrinks here by about 2 / (e^2|x| + 1), to 2.2 ulp of tanh
+// at worst (1.9 on SwiftShader), and exp_f32 made the launch 1.6x as costly on
+// SwiftShader (GPU-process CPU, 2026-11-24) and the fused 8-op chain's 1.6x too.
 fn op_tanh(x: f32) -> f32 {
   let a = abs(x);
   let z = a * a;
@@ -93,17 +91,13 @@ fn op_tanh(x: f32) -> f32 {
   return select(copysign_f32(m, x), x, is_nan_f32(x));
 }
 
-// exp of -|x| only, so no overflow for large |x|.
+// exp of -|x| only, so no overflow for large |x|; branch-free.
 fn op_sigmoid(x: f32) -> f32 {
-  if (is_nan_f32(x)) { return x; }
-  let z = op_exp(-abs(x));
-  return select(z / (1.0 + z), 1.0 / (1.0 + z), x >= 0.0);
+  let z = exp_f32(-abs(x));
+  return select(select(z, 1.0, x >= 0.0) / (1.0 + z), x, is_nan_f32(x));
 }
 
-fn op_elu(x: f32) -> f32 {
-  if (is_nan_f32(x)) { return x; }
-  return select(expm1_f32(x), x, x > 0.0);
-}
+fn op_elu(x: f32) -> f32 { return select(expm1_f32(x), x, x > 0.0); }
 
 fn op_sin(x: f32) -> f32 {
   if (!is_finite_f32(x)) { return nan_f32(); }
@@ -190,7 +184,7 @@ fn octant_f32(ax: f32) -> vec2<f32> {
 fn sin_f32(x: f32) -> f32 {
   let o = octant_f32(abs(x));
   var j = u32(o.x);
-  var s = select(1.0, -1.0, x < 0.0);
+  var s = select(1.0, -1.0, bitcast<u32>(x) >= 0x80000000u);  // sin(-0) = -0
   if (j > 3u) { s = -s; j = j - 4u; }
   let z = o.y * o.y;
   return s * select(sin_poly(o.y, z), cos_poly(z), j == 2u);
@@ -223,11 +217,7 @@ fn op_log1p(x: f32) -> f32 {
   return log_f32(1.0 + x);
 }
 
-fn op_expm1(x: f32) -> f32 {
-  if (is_nan_f32(x)) { return x; }
-  if (x < -104.0) { return -1.0; }
-  return expm1_f32(x);
-}
+fn op_expm1(x: f32) -> f32 { return expm1_f32(x); }
 
 // log(1 + exp(x)) without overflow: x + log1p(exp(-x)) for x > 0. exp_f32, not the
 // builtin, whose error reached 57 ulp at -75 (SwiftShader).
@@ -267,7 +257,7 @@ fn op_erf(x: f32) -> f32 {
   if (a < 4.0) {
     var t = 0.0;
     for (var k = 40; k >= 1; k = k - 1) { t = 0.5 * f32(k) / (a + t); }
-    r = 1.0 - op_exp(-a * a) * 0.5641895835477563 / (a + t);
+    r = 1.0 - exp_f32(-a * a) * 0.5641895835477563 / (a + t);
   }
   return copysign_f32(r, x);
 }
@@ -284,7 +274,7 @@ fn op_erfc(x: f32) -> f32 {
   var t = 0.0;
   for (var k = 40; k >= 1; k = k - 1) { t = 0.5 * f32(k) / (x + t); }
   let h = bitcast<f32>(bitcast<u32>(x) & 0xfffff000u);
-  let e = op_exp(-h * h) * op_exp(-(x - h) * (x + h));
+  let e = exp_f32(-h * h) * exp_f32(-(x - h) * (x + h));
   return e * 0.5641895835477563 / (x + t);
 }
 

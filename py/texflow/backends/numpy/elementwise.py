@@ -203,7 +203,7 @@ def erf_f64(x):
     with np.errstate(under="ignore"):
         tail = np.sign(x) * (1.0 - np.exp(-big * big) / np.sqrt(np.pi) / (big + t))
     out = np.where(small, series * (2.0 / np.sqrt(np.pi)), tail)
-    return np.where(np.isnan(x), x, out)
+    return np.where(np.isnan(x) | (x == 0), x, out)  # erf(-0) = -0, as TensorFlow's
 
 
 @_quiet
