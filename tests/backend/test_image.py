@@ -165,3 +165,12 @@ def test_draw_bounding_boxes_in_tf_function():
     second = eager[1, :, :, 0]
     assert second[2, :4].tolist() == [1.0] * 4 and second[3:, 3].tolist() == [1.0] * 3
     assert second.sum() == 7
+
+
+@each_backend
+def test_sample_distorted_bounding_box_draws_at_every_call():
+    sample = tf.function(lambda: tf.image.sample_distorted_bounding_box(
+        [40, 30, 3], [[[0.1, 0.1, 0.9, 0.9]]], seed=3).size)
+    sizes = {tuple(sample().numpy().tolist()) for _ in range(4)}
+    assert len(sizes) > 1, sizes
+    assert all(s[2] == -1 and 0 < s[0] <= 40 and 0 < s[1] <= 30 for s in sizes), sizes

@@ -9,6 +9,8 @@ offsets and `k` must be known when a function is traced (texflow traces static s
 from ._color import (adjust_brightness, adjust_contrast, adjust_gamma, convert_image_dtype,
                      grayscale_to_rgb, per_image_standardization, rgb_to_grayscale, rgb_to_yiq,
                      rgb_to_yuv, yiq_to_rgb, yuv_to_rgb)
+from ._distort import (sample_distorted_bounding_box,
+                       stateless_sample_distorted_bounding_box)
 from ._draw import draw_bounding_boxes
 from ._geometry import (central_crop, crop_to_bounding_box, flip_left_right, flip_up_down,
                         pad_to_bounding_box, resize_with_crop_or_pad, rot90)
@@ -39,8 +41,9 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma
            "random_crop", "random_flip_left_right", "random_flip_up_down", "random_hue",
            "random_saturation", "resize", "resize_with_crop_or_pad", "resize_with_pad",
            "rgb_to_grayscale", "rgb_to_hsv", "rgb_to_yiq", "rgb_to_yuv", "rot90",
-           "sobel_edges", "ssim", "ssim_multiscale", "stateless_random_brightness",
-           "stateless_random_contrast", "stateless_random_crop",
-           "stateless_random_flip_left_right", "stateless_random_flip_up_down",
-           "stateless_random_hue", "stateless_random_saturation", "total_variation",
-           "transpose", "yiq_to_rgb", "yuv_to_rgb"]
+           "sample_distorted_bounding_box", "sobel_edges", "ssim", "ssim_multiscale",
+           "stateless_random_brightness", "stateless_random_contrast",
+           "stateless_random_crop", "stateless_random_flip_left_right",
+           "stateless_random_flip_up_down", "stateless_random_hue",
+           "stateless_random_saturation", "stateless_sample_distorted_bounding_box",
+           "total_variation", "transpose", "yiq_to_rgb", "yuv_to_rgb"]
