@@ -195,3 +195,15 @@ def test_fixed_shape_nms_runs_at_every_tf_function_call():
                                                    pad_to_max_output_size=True)
         for g, w in zip(padded(boxes, scores), want):
             assert np.array_equal(g.numpy(), w.numpy()), (g.numpy(), w.numpy())
+
+
+@each_backend
+def test_extract_glimpse_of_offsets_computed_in_tf_function():
+    images = np.arange(2 * 5 * 6 * 2, dtype=np.float32).reshape(2, 5, 6, 2)
+    offsets = np.array([[0.26, -0.3], [-0.7, 0.45]], np.float32)
+    eager = tf.image.extract_glimpse(images, [3, 4], offsets, noise="zero").numpy()
+    glimpse = tf.function(lambda x, o: tf.image.extract_glimpse(x, [3, 4], o * 1.0,
+                                                               noise="zero"))
+    assert np.array_equal(glimpse(images, offsets).numpy(), eager)
+    # rows 1..3 and columns 0..3 of the first image (as TensorFlow 2.21 gives)
+    assert np.array_equal(eager[0], images[0, 1:4, 0:4])

@@ -1,6 +1,7 @@
-"""TensorFlow-differential snippets for tf.image's box functions: draw_bounding_boxes and
-non-max suppression (py/texflow/image/_draw.py, _nms.py; owner: image). The other tf.image
-functions are in snippets_image.py.
+"""TensorFlow-differential snippets for tf.image's box functions: draw_bounding_boxes,
+non-max suppression, sample_distorted_bounding_box and extract_glimpse
+(py/texflow/image/_draw.py, _nms.py, _distort.py, _glimpse.py; owner: image). The other
+tf.image functions are in snippets_image.py.
 `id: source` or `id: (source, options)`; the id's part before '/' is its test group.
 After editing: `$TF_PYTHON scripts/make_tf_diff_fixtures.py image_boxes`.
 """
@@ -180,4 +181,54 @@ SNIPPETS = {
                                       "[[[0.1, 0.1, 0.9, 0.9]]], area_range=[0.5])",
                                       {"match": ["Area range field must specify 2 "
                                                  "dimensions"]}),
+    # glimpses: exact where they read the image, noise within each channel's range elsewhere
+    "image_glimpse/zero": "x = tf.reshape(tf.range(1, 2 * 5 * 6 * 2 + 1, dtype=tf.float32), "
+                          "[2, 5, 6, 2])\n"
+                          "o = [[0.26, -0.3], [-0.7, 0.45]]\n"
+                          "(tf.image.extract_glimpse(x, [3, 3], [[0.0, 0.0], [0.5, -0.5]], "
+                          "noise='zero'), tf.image.extract_glimpse(x, [3, 4], [[1.0, 1.0], "
+                          "[-1.0, -1.0]], noise='zero'), tf.image.extract_glimpse(x, [3, 4], "
+                          "[[1.0, 2.0], [4.0, 5.0]], centered=False, normalized=False, "
+                          "noise='zero'), tf.image.extract_glimpse(x, [3, 4], [[0.3, 0.2], "
+                          "[0.9, 0.9]], centered=False, noise='zero'), tf.image.extract_glimpse("
+                          "x, [3, 4], o, noise='zero'), tf.image.extract_glimpse(x, (7, 8), "
+                          "tf.zeros([2, 2]), noise='zero'), tf.image.extract_glimpse(x, [4, 2], "
+                          "[[2.5, -1.5], [-3.0, 4.0]], normalized=False, noise='zero'), "
+                          "tf.image.extract_glimpse(x, [4, 2], [[0.0, 0.0], [1.0, 1.0]], "
+                          "normalized=False, noise='zero'), tf.image.extract_glimpse(x, [4, 2], "
+                          "[[2.0, 0.0], [0.0, 2.0]], normalized=False, noise='zero'))",
+    "image_glimpse/noise": "x = tf.reshape(tf.range(1, 2 * 5 * 6 * 2 + 1, dtype=tf.float32), "
+                           "[2, 5, 6, 2])\n"
+                           "def fills(noise):\n"
+                           "    g = tf.image.extract_glimpse(x, [9, 10], [[0.8, -0.7], [-0.9, "
+                           "0.2]], noise=noise).numpy()\n"
+                           "    z = tf.image.extract_glimpse(x, [9, 10], [[0.8, -0.7], [-0.9, "
+                           "0.2]], noise='zero').numpy()\n"
+                           "    inside = tf.image.extract_glimpse(x + 1000.0, [9, 10], [[0.8, "
+                           "-0.7], [-0.9, 0.2]], noise='zero').numpy() > 0\n"
+                           "    axes = (1, 2, 3) if noise == 'uniform' else (1, 2)\n"
+                           "    lo = x.numpy().min(axis=axes, keepdims=True)\n"
+                           "    hi = x.numpy().max(axis=axes, keepdims=True)\n"
+                           "    return (bool((g[inside] == z[inside]).all()), "
+                           "bool(((g >= lo) & (g <= hi) | inside).all()), int(inside.sum()))\n"
+                           "(fills('uniform'), fills('gaussian'))",
+    "image_glimpse/rank_error": ("tf.image.extract_glimpse(tf.zeros([5, 6, 1]), [3, 4], "
+                                 "[[0.0, 0.0]], noise='zero')",
+                                 {"match": ["input must be 4-dimensional (batch_size, height, "
+                                            "width, depth)[5,6,1]"]}),
+    "image_glimpse/size_error": ("tf.image.extract_glimpse(tf.zeros([2, 5, 6, 1]), [3], "
+                                 "tf.zeros([2, 2]), noise='zero')",
+                                 {"match": ["input must be a vector of size 2 (height, "
+                                            "width)[1]"]}),
+    "image_glimpse/batch_error": ("tf.image.extract_glimpse(tf.zeros([2, 5, 6, 1]), [3, 4], "
+                                  "[[0.0, 0.0]], noise='zero')",
+                                  {"match": ["first dimension should be batch[1,2]"]}),
+    "image_glimpse/offsets_error": ("tf.image.extract_glimpse(tf.zeros([2, 5, 6, 1]), [3, 4], "
+                                    "tf.zeros([2, 3]), noise='zero')",
+                                    {"match": ["second dimension should be of size 2 "
+                                               "(y,x)[2,3]"]}),
+    "image_glimpse/noise_error": ("tf.image.extract_glimpse(tf.zeros([2, 5, 6, 1]), [3, 4], "
+                                  "tf.zeros([2, 2]), noise='foo')",
+                                  {"match": ["The noise could only be uniform, gaussian, or "
+                                             "zero, gotfoo"]}),
 }

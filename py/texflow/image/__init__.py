@@ -15,6 +15,7 @@ from ._draw import draw_bounding_boxes
 from ._geometry import (central_crop, crop_to_bounding_box, flip_left_right, flip_up_down,
                         pad_to_bounding_box, resize_with_crop_or_pad, rot90)
 from ._geometry import transpose_image as transpose
+from ._glimpse import extract_glimpse
 from ._hsv import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv
 from ._nms import (combined_non_max_suppression, non_max_suppression,
                    non_max_suppression_overlaps, non_max_suppression_padded,
@@ -33,12 +34,13 @@ from ._sampling import ResizeMethod, resize, resize_with_pad
 __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma", "adjust_hue",
            "adjust_saturation", "central_crop", "combined_non_max_suppression",
            "convert_image_dtype", "crop_and_resize", "crop_to_bounding_box",
-           "draw_bounding_boxes", "extract_patches", "flip_left_right", "flip_up_down",
-           "grayscale_to_rgb", "hsv_to_rgb", "image_gradients", "non_max_suppression",
-           "non_max_suppression_overlaps", "non_max_suppression_padded",
-           "non_max_suppression_with_scores", "pad_to_bounding_box",
-           "per_image_standardization", "psnr", "random_brightness", "random_contrast",
-           "random_crop", "random_flip_left_right", "random_flip_up_down", "random_hue",
+           "draw_bounding_boxes", "extract_glimpse", "extract_patches", "flip_left_right",
+           "flip_up_down", "grayscale_to_rgb", "hsv_to_rgb", "image_gradients",
+           "non_max_suppression", "non_max_suppression_overlaps",
+           "non_max_suppression_padded", "non_max_suppression_with_scores",
+           "pad_to_bounding_box", "per_image_standardization", "psnr",
+           "random_brightness", "random_contrast", "random_crop",
+           "random_flip_left_right", "random_flip_up_down", "random_hue",
            "random_saturation", "resize", "resize_with_crop_or_pad", "resize_with_pad",
            "rgb_to_grayscale", "rgb_to_hsv", "rgb_to_yiq", "rgb_to_yuv", "rot90",
            "sample_distorted_bounding_box", "sobel_edges", "ssim", "ssim_multiscale",
