@@ -165,3 +165,33 @@ def test_draw_bounding_boxes_in_tf_function():
     second = eager[1, :, :, 0]
     assert second[2, :4].tolist() == [1.0] * 4 and second[3:, 3].tolist() == [1.0] * 3
     assert second.sum() == 7
+
+
+@each_backend
+def test_sample_distorted_bounding_box_draws_at_every_call():
+    sample = tf.function(lambda: tf.image.sample_distorted_bounding_box(
+        [40, 30, 3], [[[0.1, 0.1, 0.9, 0.9]]], seed=3).size)
+    sizes = {tuple(sample().numpy().tolist()) for _ in range(4)}
+    assert len(sizes) > 1, sizes
+    assert all(s[2] == -1 and 0 < s[0] <= 40 and 0 < s[1] <= 30 for s in sizes), sizes
+
+
+@each_backend
+def test_fixed_shape_nms_runs_at_every_tf_function_call():
+    rng = np.random.default_rng(1)
+    corners = rng.random([2, 7, 1, 2]).astype(np.float32)
+    boxes = np.concatenate([corners, corners + 0.3], -1)
+    combined = tf.function(lambda b, s: tf.image.combined_non_max_suppression(b, s, 2, 5))
+    padded = tf.function(lambda b, s: tf.image.non_max_suppression_padded(
+        b[:, :, 0], s[..., 0], 4, pad_to_max_output_size=True))
+    for _ in range(2):  # other scores at each call: each call's own selection
+        scores = rng.random([2, 7, 3]).astype(np.float32)
+        want = tf.image.combined_non_max_suppression(boxes, scores, 2, 5)
+        got = combined(boxes, scores)
+        assert type(got).__name__ == "CombinedNonMaxSuppression"
+        for g, w in zip(got, want):
+            assert np.array_equal(g.numpy(), w.numpy()), (g.numpy(), w.numpy())
+        want = tf.image.non_max_suppression_padded(boxes[:, :, 0], scores[..., 0], 4,
+                                                   pad_to_max_output_size=True)
+        for g, w in zip(padded(boxes, scores), want):
+            assert np.array_equal(g.numpy(), w.numpy()), (g.numpy(), w.numpy())

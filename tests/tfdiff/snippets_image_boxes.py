@@ -113,4 +113,71 @@ SNIPPETS = {
     "image_nms/combined_total_error": ("tf.image.combined_non_max_suppression(tf.zeros([1, 3, 1, "
                                        "4]), tf.zeros([1, 3, 3]), 2, -5)",
                                        {"match": ["max_total_size must be > 0"]}),
+    "image_nms/padded": "rng = np.random.default_rng(3)\n"
+                        "c = rng.random([2, 30, 2]).astype(np.float32) * 3\n"
+                        "b = tf.constant(np.concatenate([c, c + rng.random([2, 30, 2])"
+                        ".astype(np.float32)], -1))\n"
+                        "s = tf.constant(rng.random([2, 30]).astype(np.float32))\n"
+                        "(tf.image.non_max_suppression_padded(b[0], s[0], 10), "
+                        "tf.image.non_max_suppression_padded(b[0], s[0], 40, 0.3, 0.2, "
+                        "pad_to_max_output_size=True), tf.image.non_max_suppression_padded(b, s, "
+                        "12, 0.4, pad_to_max_output_size=True), "
+                        "tf.image.non_max_suppression_padded(b[None], s[None], 5, "
+                        "pad_to_max_output_size=True), tf.image.non_max_suppression_padded("
+                        "tf.gather(b[1], [2, 3, 0, 1], axis=1), s[1], 10, 0.2, 0.3))",
+    "image_nms/padded_batch_error": (
+        "tf.image.non_max_suppression_padded(tf.zeros([2, 3, 4]), tf.zeros([2, 3]), 2)",
+        {"match": ["'pad_to_max_output_size' (value False) must be True for batched input"]}),
+    # a sampled crop: its numbers are texflow's, its rules TensorFlow's
+    "image_distort/sample": "def ok(begin, size, box, least, h=40, w=30):\n"
+                            "    y, x, _ = begin.numpy().tolist()\n"
+                            "    rows, cols, last = size.numpy().tolist()\n"
+                            "    inner = max(min(y + rows, 36) - max(y, 4), 0) * "
+                            "max(min(x + cols, 27) - max(x, 3), 0)\n"
+                            "    return (last == -1 and 0 <= y and y + rows <= h and 0 <= x and "
+                            "x + cols <= w and 0.05 * h * w <= rows * cols and "
+                            "0.6 <= cols / rows <= 1.5 and inner / (32 * 24) >= least and "
+                            "np.allclose(box.numpy(), [[[y / h, x / w, (y + rows) / h, "
+                            "(x + cols) / w]]]))\n"
+                            "boxes = [[[0.1, 0.1, 0.9, 0.9]]]\n"
+                            "tf.random.set_seed(5)\n"
+                            "runs = [tf.image.sample_distorted_bounding_box([40, 30, 3], boxes, "
+                            "seed=k, min_object_covered=0.3) for k in range(1, 13)]\n"
+                            "same = [tf.image.stateless_sample_distorted_bounding_box([40, 30, 3]"
+                            ", boxes, [4, k]) for k in range(2)]\n"
+                            "again = tf.image.stateless_sample_distorted_bounding_box([40, 30, 3]"
+                            ", boxes, [4, 1])\n"
+                            "([ok(*r, 0.3) for r in runs], [ok(*r, 0.1) for r in same], "
+                            "bool(tf.reduce_all(again[1] == same[1][1])), "
+                            "[(t.dtype, t.shape) for t in runs[0]], "
+                            "tf.image.sample_distorted_bounding_box([40, 30, 3], [[[0.0, 0.0, "
+                            "0.02, 0.02]]], min_object_covered=1.0, area_range=[0.9, 1.0]))",
+    "image_distort/no_boxes_error": (
+        "tf.image.sample_distorted_bounding_box([40, 30, 3], tf.zeros([1, 0, 4]))",
+        {"match": ["No bounding boxes provided as input. One must enable "
+                   "use_image_if_no_bounding_boxes"]}),
+    "image_distort/size_error": ("tf.image.sample_distorted_bounding_box([40, 30], "
+                                 "[[[0.1, 0.1, 0.9, 0.9]]])",
+                                 {"match": ["image_size must contain 3 elements[2]"]}),
+    "image_distort/boxes_error": ("tf.image.sample_distorted_bounding_box([40, 30, 3], "
+                                  "[[0.1, 0.1, 0.9, 0.9]])",
+                                  {"match": ["input boxes must be 3-dimensional [batch, "
+                                             "num_boxes, coords]: [1,4]"]}),
+    "image_distort/covered_error": ("tf.image.sample_distorted_bounding_box([40, 30, 3], "
+                                    "[[[0.1, 0.1, 0.9, 0.9]]], min_object_covered=-1.0)",
+                                    {"match": ["Min object covered must be non-negative: -1"]}),
+    "image_distort/area_error": ("tf.image.sample_distorted_bounding_box([40, 30, 3], "
+                                 "[[[0.1, 0.1, 0.9, 0.9]]], area_range=[0.0, 2.0])",
+                                 {"match": ["Area range must be non-negative: [0, 2]"]}),
+    "image_distort/ratio_error": ("tf.image.sample_distorted_bounding_box([40, 30, 3], "
+                                  "[[[0.1, 0.1, 0.9, 0.9]]], aspect_ratio_range=[-1.0, 2.0])",
+                                  {"match": ["Aspect ratio range must be non-negative: "
+                                             "[-1, 2]"]}),
+    "image_distort/attempts_error": ("tf.image.sample_distorted_bounding_box([40, 30, 3], "
+                                     "[[[0.1, 0.1, 0.9, 0.9]]], max_attempts=0)",
+                                     {"match": ["Max attempts must be non-negative: 0"]}),
+    "image_distort/area_size_error": ("tf.image.sample_distorted_bounding_box([40, 30, 3], "
+                                      "[[[0.1, 0.1, 0.9, 0.9]]], area_range=[0.5])",
+                                      {"match": ["Area range field must specify 2 "
+                                                 "dimensions"]}),
 }

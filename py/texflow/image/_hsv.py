@@ -61,7 +61,7 @@ def rgb_to_hsv(images, name=None):
     float images).
 
     >>> tf.image.rgb_to_hsv(tf.constant([[0.0, 0.5, 1.0]])).numpy()
-    array([[0.5833333, 1.       , 1.       ]], dtype=float32)
+    array([[0.5833334, 1.       , 1.       ]], dtype=float32)
     """
     r, g, b = _channels(_float_rgb(images, "rgb_to_hsv"))
     hue, high, spread = _hue_and_range(r, g, b)

@@ -1,7 +1,9 @@
 """tf.image's non-max suppression: TensorFlow's greedy selection (NonMaxSuppressionV3/V5,
 Overlaps and CombinedNonMaxSuppression), run on the host as TensorFlow's CPU kernels are.
-Which boxes are kept depends on the values, so inside tf.function the inputs must be known
-at trace time (see ops/index_checks.py values_for_shape)."""
+Where the result's length depends on the values (non_max_suppression, _with_scores,
+_overlaps, unpadded _padded) the inputs must be known when a tf.function traces (see
+ops/index_checks.py values_for_shape); the fixed-shape ones (combined, padded) run as host
+code at every call of the function (engine/trace.py host_call)."""
 
 import collections
 import heapq
@@ -10,9 +12,10 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..engine import trace
 from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
-from ..ops.creation import constant
+from ..ops.creation import constant, convert_to_tensor
 from ..ops.index_checks import values_for_shape
 from ._checks import static_int
 
@@ -188,12 +191,20 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
     array([1], dtype=int32)
     """
     op = "combined_non_max_suppression"
-    boxes, scores = _host(boxes, op), _host(scores, op)
     per_class = static_int(max_output_size_per_class, "max_output_size_per_class", op)
     total = static_int(max_total_size, "max_total_size", op)
-    threshold = np.float32(iou_threshold)
+    settings = (per_class, total, np.float32(iou_threshold), np.float32(score_threshold),
+                bool(pad_per_class), bool(clip_boxes))
+    # host code, run again at every tf.function call with that call's values (its result's
+    # shapes do not depend on them)
+    return CombinedNonMaxSuppression(*trace.host_call(
+        lambda b, s: _combined(b.numpy(), s.numpy(), *settings),
+        convert_to_tensor(boxes, dtypes.float32), convert_to_tensor(scores, dtypes.float32)))
+
+
+def _combined(boxes, scores, per_class, total, threshold, score_threshold, pad_per_class,
+              clip_boxes):
     _check_combined(boxes, scores, per_class, total, float(threshold))
-    score_threshold = np.float32(score_threshold)
     batch, num_boxes, q, _ = boxes.shape
     classes = scores.shape[2]
     size = min(total, per_class * classes) if pad_per_class else total
@@ -214,5 +225,51 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
         for k, (s, c, box) in enumerate(found):
             out_boxes[b, k] = np.clip(box, 0, 1) if clip_boxes else box
             out_scores[b, k], out_classes[b, k] = s, c
-    return CombinedNonMaxSuppression(constant(out_boxes), constant(out_scores),
-                                     constant(out_classes), constant(valid))
+    return constant(out_boxes), constant(out_scores), constant(out_classes), constant(valid)
+
+
+def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5,
+                               score_threshold=float("-inf"), pad_to_max_output_size=False,
+                               name=None, sorted_input=False, canonicalized_coordinates=False,
+                               tile_size=512):
+    """(indices, number valid) of non-max suppression, for one image or a batch [...,
+    num_boxes, 4]; with `pad_to_max_output_size` (required for a batch) the indices are
+    zero-padded to `max_output_size` (tf.image.non_max_suppression_padded). The same
+    selection as non_max_suppression; `sorted_input`, `canonicalized_coordinates` and
+    `tile_size` are TensorFlow's speed hints and change nothing here.
+
+    >>> idx, n = tf.image.non_max_suppression_padded(
+    ...     tf.constant([[0, 0, 1, 1.0], [0, 0.1, 1, 1.1]]), [0.9, 0.8], 3,
+    ...     pad_to_max_output_size=True)
+    >>> idx.numpy(), int(n)
+    (array([0, 0, 0], dtype=int32), 1)
+    """
+    op = "non_max_suppression_padded"
+    size = static_int(max_output_size, "max_output_size", op)
+    settings = (size, np.float32(iou_threshold), np.float32(score_threshold))
+    if pad_to_max_output_size:  # shapes fixed: host code run again at every call
+        return trace.host_call(lambda b, s: _padded(b.numpy(), s.numpy(), *settings),
+                               convert_to_tensor(boxes, dtypes.float32),
+                               convert_to_tensor(scores, dtypes.float32))
+    boxes, scores = _host(boxes, op), _host(scores, op)
+    if boxes.ndim > 2:
+        raise ValueError(f"'pad_to_max_output_size' (value {pad_to_max_output_size}) must be "
+                         "True for batched input")
+    indices, valid = _padded(boxes, scores, *settings)
+    count = int(valid.numpy())
+    return constant(indices.numpy()[:count]), valid
+
+
+def _padded(boxes, scores, size, threshold, score_threshold):
+    boxes, scores = np.asarray(boxes, np.float32), np.asarray(scores, np.float32)
+    batch = boxes.shape[:-2]
+    flat_boxes = boxes.reshape((-1,) + boxes.shape[-2:])
+    flat_scores = scores.reshape((-1, scores.shape[-1]))
+    indices = np.zeros((len(flat_boxes), size), np.int32)
+    valid = np.zeros(len(flat_boxes), np.int32)
+    for k, (b, s) in enumerate(zip(flat_boxes, flat_scores)):
+        _check(b, s, size, float(threshold))
+        chosen, _ = _select(_iou(b), s, size, threshold, score_threshold, 0.0)
+        indices[k, :len(chosen)] = chosen
+        valid[k] = len(chosen)
+    return constant(indices.reshape(batch + (size,))), constant(valid.reshape(batch))
