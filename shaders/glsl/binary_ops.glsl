@@ -149,7 +149,7 @@ float op_atan2(float y, float x) {
 }
 
 // x itself where x is 0 (TensorFlow's keep -0), even for a NaN or zero y.
-float op_xlogy(float x, float y) { return x == 0.0 ? x : x * f_log(y); }
+float op_xlogy(float x, float y) { return x == 0.0 ? x : x * f_log_sub(y); }
 
 float op_xdivy(float x, float y) { return x == 0.0 ? x : op_div(x, y); }
 

@@ -39,16 +39,10 @@ float f_expm1(float x) {
   return abs(x) < 0.3 ? s : e;
 }
 
-// The natural logarithm: x = m 2**e with m in [sqrt(1/2), sqrt(2)), then
-// log(m) = 2 atanh(f), f = (m - 1) / (m + 1), by its series (|f| <= 0.172). A subnormal
-// x is read from its bits (its mantissa as a whole number, times 2**-149), and the sign
-// too: SwiftShader flushes a subnormal to 0 in arithmetic.
-float f_log(float x) {
-  int bits = floatBitsToInt(x);
-  bool sub = (bits & 0x7f800000) == 0;
-  bool zero = (bits & 0x7fffffff) == 0;
-  bits = sub ? floatBitsToInt(float(bits & 0x007fffff)) : bits;
-  int e = ((bits >> 23) & 255) - (sub ? 276 : 127);
+// log(m 2**(e - bias)), m and e from `bits`: m in [sqrt(1/2), sqrt(2)), then
+// log(m) = 2 atanh(f), f = (m - 1) / (m + 1), by its series (|f| <= 0.172).
+float f_log_bits(int bits, int bias) {
+  int e = ((bits >> 23) & 255) - bias;
   float m = intBitsToFloat((bits & 0x007fffff) | 0x3f800000);
   bool halve = m > 1.4142135;
   m = halve ? m * 0.5 : m;
@@ -58,8 +52,27 @@ float f_log(float x) {
   float s = f2 * (0.3333333333333333 + f2 * (0.2 + f2 * (0.14285714285714285
       + f2 * (0.1111111111111111 + f2 * (0.09090909090909091 + f2 * 0.07692307692307693)))));
   float fe = float(e);
-  float r = fe * 0.693145751953125 + ((2.0 * f + 2.0 * f * s) + fe * 1.4286068202862268e-06);
-  r = zero ? -f_inf() : r;
+  return fe * 0.693145751953125 + ((2.0 * f + 2.0 * f * s) + fe * 1.4286068202862268e-06);
+}
+
+// The natural logarithm, subnormal x as 0 (log1p, asinh and acosh never pass one); the
+// sign on the bits: SwiftShader flushes a negative subnormal to -0.
+float f_log(float x) {
+  int bits = floatBitsToInt(x);
+  float r = f_log_bits(bits, 127);
+  r = (bits & 0x7f800000) == 0 ? -f_inf() : r;  // zero, or a subnormal
+  r = f_isinf(x) ? x : r;
+  return any(bvec2(f_isnan(x), floatBitsToUint(x) > 0x80000000u)) ? f_nan() : r;
+}
+
+// f_log for subnormal x too, read from its bits (its mantissa as a whole number, times
+// 2**-149), where SwiftShader flushes x itself to 0; for log and xlogy (the extra
+// selects cost log1p's launch 1.2x, had f_log made them).
+float f_log_sub(float x) {
+  int bits = floatBitsToInt(x);
+  bool sub = (bits & 0x7f800000) == 0;
+  float r = f_log_bits(sub ? floatBitsToInt(float(bits & 0x007fffff)) : bits, sub ? 276 : 127);
+  r = (bits & 0x7fffffff) == 0 ? -f_inf() : r;
   r = f_isinf(x) ? x : r;
   return any(bvec2(f_isnan(x), floatBitsToUint(x) > 0x80000000u)) ? f_nan() : r;
 }

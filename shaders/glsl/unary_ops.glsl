@@ -31,7 +31,7 @@ int op_ceil(int x) { return x; }
 
 float op_exp(float x) { return f_exp(x); }
 
-float op_log(float x) { return f_log(x); }
+float op_log(float x) { return f_log_sub(x); }
 
 // negative x on the bits: SwiftShader flushes a negative subnormal to -0
 float op_sqrt(float x) {

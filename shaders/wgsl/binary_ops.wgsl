@@ -229,11 +229,13 @@ fn op_atan2(y: f32, x: f32) -> f32 {
 }
 
 // x itself where x is 0 (TensorFlow's keep -0), even for a NaN or zero y; log(y) is the
-// prelude's log_f32 (accurate near 1), with its edges given here.
+// prelude's log_sub_f32 (accurate near 1, and for subnormal y), with its edges given
+// here, on the bits as op_log's.
 fn op_xlogy(x: f32, y: f32) -> f32 {
   if (x == 0.0 && !is_nan_f32(x)) { return x; }
-  var l = select(log_f32(y), nan_f32(), !(y > 0.0) | is_nan_f32(y));
-  l = select(select(l, -inf_f32(), y == 0.0), y, is_inf_f32(y) & (y > 0.0));
+  let zero = (bitcast<u32>(y) & 0x7fffffffu) == 0u;
+  var l = select(select(log_sub_f32(y), -inf_f32(), zero), y, is_inf_f32(y));
+  l = select(l, nan_f32(), (bitcast<u32>(y) > 0x80000000u) | is_nan_f32(y));
   return x * l;
 }
 

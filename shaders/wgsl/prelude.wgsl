@@ -42,20 +42,32 @@ fn f32_to_i32(x: f32) -> i32 {
   return i32(-2147483647 - 1);
 }
 
-// The natural logarithm of a finite x > 0 to about 1 ulp (callers give the edges): x =
-// m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(f), f = (m - 1) / (m + 1), by
-// its series. WGSL's log() may be off by 2^-21 absolutely near 1 (Mesa's lavapipe is),
-// which log1p, xlogy and the inverse hyperbolic functions cannot afford. A subnormal x is
-// read from its bits (its mantissa as a whole number, times 2^-149): SwiftShader flushes
-// it to 0 in arithmetic. Branch-free. Here, not in unary_ops.wgsl, because binary bodies
-// (xlogy) are compiled without the unary ones.
+// The natural logarithm of a finite, normal x > 0 to about 1 ulp (callers give the
+// edges): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(f), f = (m - 1) /
+// (m + 1), by its series. WGSL's log() may be off by 2^-21 absolutely near 1 (Mesa's
+// lavapipe is), which log1p, xlogy and the inverse hyperbolic functions cannot afford.
+// Branch-free. Here, not in unary_ops.wgsl, because binary bodies (xlogy) are compiled
+// without the unary ones.
 fn log_f32(x: f32) -> f32 {
+  return log_bits_f32(bitcast<u32>(x), 127);
+}
+
+// log_f32 for subnormal x too, read from its bits (its mantissa as a whole number, times
+// 2^-149): SwiftShader flushes it to 0 in arithmetic. For log and xlogy only: the other
+// callers never pass one, and in GLSL's log the same selects made log1p's launch 1.2x
+// as costly on SwiftShader.
+fn log_sub_f32(x: f32) -> f32 {
   let sub = (bitcast<u32>(x) & 0x7f800000u) == 0u;
-  let bits = select(bitcast<u32>(x), bitcast<u32>(f32(bitcast<u32>(x) & 0x007fffffu)), sub);
+  return log_bits_f32(select(bitcast<u32>(x), bitcast<u32>(f32(bitcast<u32>(x) & 0x007fffffu)),
+                             sub), select(127, 276, sub));
+}
+
+// log(m 2^(e - bias)), m and e from `bits`.
+fn log_bits_f32(bits: u32, bias: i32) -> f32 {
   let m0 = bitcast<f32>((bits & 0x007fffffu) | 0x3f800000u);
   let halve = m0 > 1.4142135;
   let m = select(m0, m0 * 0.5, halve);
-  let fe = f32(i32((bits >> 23u) & 255u) - select(127, 276, sub) + select(0, 1, halve));
+  let fe = f32(i32((bits >> 23u) & 255u) - bias + select(0, 1, halve));
   return fe * 0.693145751953125 + (log_series_f32((m - 1.0) / (m + 1.0))
                                    + fe * 1.4286068202862268e-06);
 }

@@ -31,13 +31,13 @@ fn op_ceil_i32(x: i32) -> i32 { return x; }
 // The prelude's exp_f32 (about 1 ulp, branch-free): 0 below -104, inf above 88.72.
 fn op_exp(x: f32) -> f32 { return exp_f32(x); }
 
-// The prelude's log_f32 with the edges as numpy's, tested on the bits (SwiftShader
+// The prelude's log_sub_f32 with the edges as numpy's, tested on the bits (SwiftShader
 // flushes subnormals to 0, so x < 0 would miss a negative one): NaN below 0, -inf at +-0,
 // inf at inf. The edges are select()s, not if/return, and bool | (every operand
 // evaluated), not ||: branches cost SwiftShader about a copy launch's time.
 fn op_log(x: f32) -> f32 {
   let zero = (bitcast<u32>(x) & 0x7fffffffu) == 0u;
-  let r = select(select(log_f32(x), -inf_f32(), zero), x, is_inf_f32(x));
+  let r = select(select(log_sub_f32(x), -inf_f32(), zero), x, is_inf_f32(x));
   return select(r, nan_f32(), (bitcast<u32>(x) > 0x80000000u) | is_nan_f32(x));
 }
 
