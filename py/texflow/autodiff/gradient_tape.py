@@ -29,6 +29,10 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
+class _UsedTapeError(TexflowError, RuntimeError):
+    """A second gradient from a non-persistent tape (TensorFlow: RuntimeError)."""
+
+
 class GradientTape:
     """Records operations for automatic differentiation (TensorFlow 2's tf.GradientTape).
 
@@ -182,8 +186,9 @@ class GradientTape:
 
     def _check_use(self, target, what):
         if self._used and not self.persistent:
-            raise TexflowError("a non-persistent GradientTape can compute gradients only "
-                               "once; use tf.GradientTape(persistent=True)")
+            raise _UsedTapeError("A non-persistent GradientTape can only be used to compute "
+                                 "one set of gradients (or jacobians); use "
+                                 "tf.GradientTape(persistent=True)")
         if not isinstance(target, NDArray):
             raise TypeError(f"{what} target must be an NDArray, received "
                             f"{type(target).__name__}")
