@@ -16,7 +16,7 @@ def test_values_that_do_not_fit_the_shape():
 
 @each_backend
 def test_mismatched_shapes_name_both():
-    with raises(tf.ShapeError, match=r"\[2, 3\] and \[4\]"):
+    with raises(tf.ShapeError, match=r"Incompatible shapes: \[2, 3\] vs. \[4\]"):
         tf.add(tf.zeros([2, 3]), tf.zeros([4]))
     with raises(tf.ShapeError, match=r"inner dimensions do not match: shapes \[2, 3\] and \[4, "):
         tf.matmul(tf.zeros([2, 3]), tf.zeros([4, 5]))

@@ -96,7 +96,7 @@ def test_graph_shapes_and_build_errors():
     assert out.shape == (1,) and cost.shape == ()
     with raises(tf.ShapeError, match=r"shapes \[1, 3\] and \[4\]"):
         g.matmul(g.variables()[0], g.placeholder("wide", [4]))
-    with raises(tf.ShapeError, match=r"\[2, 3\] and \[4\]"):
+    with raises(tf.ShapeError, match=r"\[2, 3\] vs. \[4\]"):
         g.add(g.placeholder("a", [2, 3]), g.placeholder("b", [4]))
     h = g.relu(g.add(g.placeholder("c", [2, 5, 5, 1]), 1.0))
     conv = g.conv2d(h, g.variable("k", tf.zeros([3, 3, 1, 4])), 1, "SAME")

@@ -32,7 +32,9 @@ def test_broadcast_shapes(a, b, out):
 
 
 def test_broadcast_error_names_both_shapes():
-    with pytest.raises(tf.ShapeError, match=r"add: shapes \[2, 3\] and \[2\] cannot be broadcast"):
+    # TensorFlow's words first, then the op and the axis
+    with pytest.raises(tf.ShapeError, match=r"Incompatible shapes: \[2, 3\] vs. \[2\] "
+                                            r"\(add: they cannot be broadcast"):
         broadcast_shapes("add", (2, 3), (2,))
 
 

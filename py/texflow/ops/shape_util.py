@@ -6,7 +6,8 @@ from ..errors import ShapeError
 
 
 def broadcast_shapes(op_name, *shapes):
-    """numpy's broadcast of `shapes`, or ShapeError naming them all."""
+    """numpy's broadcast of `shapes`, or ShapeError naming them all (TensorFlow's
+    "Incompatible shapes: [2] vs. [3]", then the op and the axis)."""
     rank = max(len(s) for s in shapes)
     out = []
     for i in range(rank):
@@ -18,9 +19,10 @@ def broadcast_shapes(op_name, *shapes):
             d = s[k]
             if d != 1:
                 if dim != 1 and d != dim:
-                    listed = " and ".join(str(list(x)) for x in shapes)
-                    raise ShapeError(f"{op_name}: shapes {listed} cannot be broadcast "
-                                     f"together (axis {i - rank} has sizes {dim} and {d})")
+                    listed = " vs. ".join(str(list(x)) for x in shapes)
+                    raise ShapeError(f"Incompatible shapes: {listed} ({op_name}: they cannot "
+                                     f"be broadcast together, axis {i - rank} has sizes "
+                                     f"{dim} and {d})")
                 dim = d
         out.append(dim)
     return tuple(out)
