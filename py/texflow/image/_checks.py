@@ -78,6 +78,18 @@ def static_int(value, what, fn):
     return int(value)
 
 
+def target_size(target_height, target_width, fn):
+    """(height, width) of a resize_with_* target: Python ints, each > 0 (TensorFlow's
+    ValueErrors, width first)."""
+    th = static_int(target_height, "target_height", fn)
+    tw = static_int(target_width, "target_width", fn)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    return th, tw
+
+
 def no_bool(image, fn):
     if image.dtype.is_bool:
         raise InvalidArgumentError(f"tf.image.{fn}: Value for attr 'T' of bool is not in the "

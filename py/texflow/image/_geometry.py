@@ -2,7 +2,7 @@
 [batch,] height, width, channels layout, so gradients and fusion come from those ops."""
 
 from ..ops.movement import pad, reverse, slice, transpose  # noqa: A004
-from ._checks import as_image, at_least_3d, rank_3_or_4, static_int
+from ._checks import as_image, at_least_3d, rank_3_or_4, static_int, target_size
 
 
 def flip_left_right(image):
@@ -124,12 +124,7 @@ def resize_with_crop_or_pad(image, target_height, target_width):
     """
     image = as_image(image)[0]
     shape = rank_3_or_4(image)
-    th = static_int(target_height, "target_height", "resize_with_crop_or_pad")
-    tw = static_int(target_width, "target_width", "resize_with_crop_or_pad")
-    if tw <= 0:
-        raise ValueError("target_width must be > 0.")
-    if th <= 0:
-        raise ValueError("target_height must be > 0.")
+    th, tw = target_size(target_height, target_width, "resize_with_crop_or_pad")
     height, width = shape[-3], shape[-2]
     dh, dw = th - height, tw - width
     cropped = _crop(image, max(-dh // 2, 0), max(-dw // 2, 0), min(th, height), min(tw, width))

@@ -11,7 +11,7 @@ from ..framework import get_static_value
 from ..ops.creation import constant
 from ..ops.elementwise import add, cast, mul, sub
 from ..ops.movement import gather
-from ._checks import as_image, batched, no_bool, rank_3_or_4, static_int
+from ._checks import as_image, batched, no_bool, rank_3_or_4, target_size
 from ._geometry import pad_to_bounding_box
 
 
@@ -263,12 +263,7 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
     """
     image = as_image(image)[0]
     rank_3_or_4(image)
-    th = static_int(target_height, "target_height", "resize_with_pad")
-    tw = static_int(target_width, "target_width", "resize_with_pad")
-    if tw <= 0:
-        raise ValueError("target_width must be > 0.")
-    if th <= 0:
-        raise ValueError("target_height must be > 0.")
+    th, tw = target_size(target_height, target_width, "resize_with_pad")
     f32 = np.float32
     height, width = (f32(n) for n in image.shape.as_list()[-3:-1])
     ratio = max(width / f32(tw), height / f32(th))
