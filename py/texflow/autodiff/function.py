@@ -23,7 +23,7 @@ import weakref
 import numpy as np
 
 from ..engine import seeds, trace
-from ..engine.ndarray import NDArray, from_numpy, to_numpy
+from ..engine.ndarray import NDArray, from_numpy, to_numpy, view_class
 from ..tensor_spec import TensorSpec
 from .compiled import ConcreteFunction
 from .gradient_tape import _outer_tapes
@@ -127,9 +127,14 @@ class Function:
             if instance is not None:
                 args = (instance,) + tuple(args)
             return _as_tensors(self._python_function(*args, **kwargs))
-        args, kwargs = _converted((args, kwargs))
-        tensors = []
-        key = (id(instance), _canonical((args, kwargs), tensors))
+        key = _plain_key(args, kwargs)  # the usual call: plain tensors by position
+        if key is not None:
+            tensors = list(args)
+            key = (id(instance), key)
+        else:
+            args, kwargs = _converted((args, kwargs))
+            tensors = []
+            key = (id(instance), _canonical((args, kwargs), tensors))
         concrete = self._lookup(key, instance)
         if concrete is not None and concrete.python_gradients and _outer_tapes():
             # a custom_gradient's grad_fn closes over values of its own call: run it
@@ -395,6 +400,23 @@ def _canonical(value, tensors):
     except TypeError:
         return ("id", id(value))
     return ("obj", type(value).__name__, id(value))
+
+
+_PLAIN = frozenset(view_class(rank) for rank in range(5))
+
+
+def _plain_key(args, kwargs):
+    """`_canonical((args, kwargs), ...)` when every argument is a plain tensor given by
+    position (no Variable, number or structure), without its general walk: a replayed
+    step's call costs that walk in cold caches. None otherwise."""
+    if kwargs or type(args) is not tuple:
+        return None
+    key = ["tuple"]
+    for x in args:
+        if type(x) not in _PLAIN:
+            return None
+        key.append(("T", tuple(x.shape), x.dtype.name))
+    return ("tuple", tuple(key), ("dict",))
 
 
 def _converted(value):
