@@ -179,3 +179,22 @@ def test_a_function_called_inside_another_trace_counts_as_traced():
                    outer.experimental_get_tracing_count()))
     assert counts == [(2, 1), 2, 2, 2, 3, (3, 2)]
     np.testing.assert_allclose(inner(tf.constant(3.0)).numpy(), 9.0)
+
+
+def test_the_plain_call_key_is_the_general_one():
+    # tf.function's fast key for plain tensors by position must be the very key the
+    # general walk builds (or a call would trace again, or replay another trace)
+    from texflow.autodiff.function import _canonical, _plain_key
+    plain = [(), (tf.constant(1.0),), (tf.zeros([2, 3]), tf.constant([1, 2])),
+             (tf.zeros([1, 2, 3, 4]), tf.constant([True]))]
+    for args in plain:
+        assert _plain_key(args, {}) == _canonical((args, {}), [])
+    for args, kwargs in [((tf.Variable(1.0),), {}), ((tf.zeros([1]), 2), {}),
+                         ((tf.zeros([1] * 5),), {}), ((), {"x": tf.zeros([1])}),
+                         ([tf.zeros([1])], {})]:
+        assert _plain_key(args, kwargs) is None
+    f = tf.function(lambda x, y: x + y)
+    f(tf.zeros([2]), tf.ones([2]))
+    f(x=tf.zeros([2]), y=tf.ones([2]))  # the general path: the same trace
+    f(tf.zeros([2]), y=tf.ones([2]))
+    assert f.experimental_get_tracing_count() == 1
