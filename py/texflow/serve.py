@@ -16,8 +16,10 @@ are answered with 206 Partial Content, so the browser can stream data files
 with synchronous range requests (texflow.data.browser_io).
 
 Every answer makes its page cross-origin isolated (Cross-Origin-Opener-Policy
-same-origin, Cross-Origin-Embedder-Policy require-corp; everything served here
-may be embedded: Cross-Origin-Resource-Policy cross-origin). Chromium's clock
+same-origin, Cross-Origin-Embedder-Policy credentialless: a page of yours may still
+load scripts and images from other origins, fetched without cookies, where
+require-corp would block those lacking a Cross-Origin-Resource-Policy; everything
+served here may be embedded: CORP cross-origin). Chromium's clock
 (`performance.now()`, and so Python's `time.perf_counter()` in Pyodide) then ticks
 in 5 us steps instead of 100 us, which the benchmarks' per-call times need.
 """
@@ -137,7 +139,7 @@ class Server(Routes):
                 self.send_header("Cache-Control", "no-cache")
                 # cross-origin isolation: a 5 us clock (module docstring)
                 self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-                self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+                self.send_header("Cross-Origin-Embedder-Policy", "credentialless")
                 self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
                 self.end_headers()
                 if self.command != "HEAD":

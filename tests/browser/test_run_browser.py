@@ -107,3 +107,29 @@ def test_the_scripts_folder_is_available(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "42 pkg a,1 main.py" in done.stdout
+
+
+def test_served_pages_are_isolated_yet_load_other_origins(tmp_path, page):
+    # serve.py's headers: cross-origin isolated (a 5 us clock), with COEP credentialless,
+    # so a user's page may still load a script from another origin that sends no
+    # Cross-Origin-Resource-Policy (require-corp would block it)
+    import functools
+    import http.server
+    import threading
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.js").write_text("window.otherLoaded = 1;")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(other))
+    plain = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=plain.serve_forever, daemon=True).start()
+    (tmp_path / "index.html").write_text(
+        f'<script src="http://127.0.0.1:{plain.server_address[1]}/x.js"></script>')
+    server = Server(root=tmp_path).start()
+    try:
+        page.goto(server.url + "/index.html")
+        assert page.evaluate("crossOriginIsolated") is True
+        assert page.evaluate("window.otherLoaded") == 1
+    finally:
+        server.stop()
+        plain.shutdown()
