@@ -145,11 +145,12 @@ class Optimizer:
         the same number."""
         storage = variable._storage
         values = None if storage is None else storage.values
-        last = self._read.get(id(variable))
+        read = self.__dict__.setdefault("_read", {})  # (also when made without __init__)
+        last = read.get(id(variable))
         if last is not None and values is not None and last[0] is values:
             return last[1]
         number = variable.item()
-        self._read[id(variable)] = (variable._storage.values, number)
+        read[id(variable)] = (variable._storage.values, number)
         return number
 
     @property
@@ -304,7 +305,7 @@ class Optimizer:
             # host array in place (what Python read before keeps the old one); not in a
             # get_concrete_function trace, which undoes only assigns
             storage.values = value
-            self._read[id(count)] = (value, int(value[0]))
+            self.__dict__.setdefault("_read", {})[id(count)] = (value, int(value[0]))
         else:
             count.assign(_host_scalar(value[0], dtypes.int32))
 
