@@ -90,7 +90,6 @@ class Optimizer:
         self._schedule = None
         self._learning_rate = None
         self._set_learning_rate(learning_rate)
-        self._read = {}           # id(variable) -> (host array, its number): _host_number
 
     # -- learning rate and step count -------------------------------------------------
 
@@ -145,7 +144,9 @@ class Optimizer:
         the same number."""
         storage = variable._storage
         values = None if storage is None else storage.values
-        read = self.__dict__.setdefault("_read", {})  # (also when made without __init__)
+        # id(variable) -> (host array, its number); made on first use, so also on an
+        # optimizer copied or restored without __init__
+        read = self.__dict__.setdefault("_read", {})
         last = read.get(id(variable))
         if last is not None and values is not None and last[0] is values:
             return last[1]
