@@ -70,7 +70,7 @@ def test_indexing_errors_are_tensorflows():
     x = tf.constant(np.arange(12).reshape(3, 4))
     with raises(tf.errors.InvalidArgumentError, match="slice index 5 of dimension 0 out of b"):
         x[5]
-    with raises(tf.errors.InvalidArgumentError, match="slice index -5 of dimension 1 out of "):
+    with raises(tf.errors.InvalidArgumentError, match="slice index -1 of dimension 1 out of "):
         x[:, -5]
     with raises(tf.errors.InvalidArgumentError, match="input has only 2 dims"):
         x[0, 0, 0]
@@ -86,3 +86,75 @@ def test_indexing_errors_are_tensorflows():
     with raises(ValueError, match="mask cannot be scalar"):
         x[True]
     assert x[1:10].shape == (2, 4) and x[-100:].shape == (3, 4) and x[2:0].shape == (0, 4)
+
+
+@each_backend
+def test_tensor_indices_inside_tf_function():
+    """x[i] with i an argument (or computed from one) is a gather in the trace, so each
+    call reads its own i; negative i count from the end, as in TensorFlow."""
+    x0 = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    x = tf.constant(x0)
+    keys = {"x[i]": (lambda x, i: x[i], lambda i: x0[i]),
+            "x[:, i]": (lambda x, i: x[:, i], lambda i: x0[:, i]),
+            "x[i, 1:, i - 1]": (lambda x, i: x[i, 1:, i - 1], lambda i: x0[i, 1:, i - 1]),
+            "x[..., i]": (lambda x, i: x[..., i], lambda i: x0[..., i]),
+            "x[None, i, ..., 2]": (lambda x, i: x[None, i, ..., 2],
+                                   lambda i: x0[None, i, ..., 2]),
+            "x[0, i, ::2]": (lambda x, i: x[0, i, ::2], lambda i: x0[0, i, ::2])}
+    for what, (fn, expected) in keys.items():
+        compiled = tf.function(fn)
+        for i in (1, 2, -1, 0, -3):
+            _same(compiled(x, tf.constant(i)), expected(i), f"{what} at i={i}")
+        assert compiled.experimental_get_tracing_count() == 1, what
+    v = tf.Variable(1)
+    f = tf.function(lambda: x[v] * 2.0)
+    _same(f(), x0[1] * 2, "x[variable]")
+    v.assign(-1)
+    _same(f(), x0[-1] * 2, "x[variable] after assign")
+
+
+@each_backend
+def test_tensor_index_errors_and_gradient_inside_tf_function():
+    x = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+    f = tf.function(lambda x, i: x[i])
+    f(x, tf.constant(0))
+    for i, shown in ((3, 3), (-4, -1)):  # TensorFlow names the index after adding the size
+        with raises(tf.errors.InvalidArgumentError,
+                    match=f"slice index {shown} of dimension 0 out of bounds"):
+            f(x, tf.constant(i))  # a replay checks the call's own index
+    g = tf.function(lambda x, i: x[i:i + 2])
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="slice bound that is a traced"):
+        g(x, tf.constant(0))
+    w = tf.Variable(np.arange(16, dtype=np.float32).reshape(4, 4))
+
+    def loss(i):
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(w[i] * w[:, i])
+        return tape.gradient(y, w)
+    eager, compiled = loss(tf.constant(2)), tf.function(loss)(tf.constant(2))
+    oracle.assert_close(compiled.numpy(), eager.numpy(), 0.0, 0.0, "gradient of x[i] * x[:, i]")
+    oracle.assert_close(tf.function(loss)(tf.constant(-2)).numpy(), eager.numpy(), 0.0, 0.0,
+                        "the same with i = -2")
+
+
+@each_backend
+def test_slice_with_a_tensor_begin_inside_tf_function():
+    x0 = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = tf.constant(x0)
+    f = tf.function(lambda x, i, j: tf.slice(x, [i, 1], [2, -1]) + tf.slice(x, [1, j], [2, 5]))
+    for i, j in ((0, 0), (2, 1), (1, 1)):
+        _same(f(x, tf.constant(i), tf.constant(j)), x0[i:i + 2, 1:] + x0[1:3, j:j + 5],
+              f"slices at {i}, {j}")
+    s = tf.function(lambda x, b: tf.slice(x, b, [3, 2]))
+    _same(s(x, tf.constant([1, 4])), x0[1:4, 4:6], "a begin tensor")
+    bad = tf.errors.InvalidArgumentError
+    with raises(bad, match=r"Expected size\[0\] in \[0, 1\], but got 2"):
+        f(x, tf.constant(3), tf.constant(0))
+    with raises(bad, match=r"Expected begin\[0\] in \[0, 4\], but got 5"):
+        f(x, tf.constant(5), tf.constant(0))
+    with raises(bad, match=r"Expected begin\[1\] in \[0, 6\], but got -1"):
+        s(x, tf.constant([0, -1]))
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="size -1"):
+        tf.function(lambda x, i: tf.slice(x, [0, i], [1, -1]))(x, tf.constant(1))
+    with raises(bad, match=r"Expected size\[0\] in \[0, 1\], but got 2"):
+        tf.slice(x, [3, 0], [2, 3])  # eagerly: the same words

@@ -13,10 +13,11 @@ import numbers
 import numpy as np
 
 from ..dtypes import bool_, int32
+from ..engine import trace
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..engine.registry import def_op, export
 from ..engine.run import run_op, run_view
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OperatorNotAllowedInGraphError, ShapeError
 from .movement import pad, reshape
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
@@ -68,8 +69,8 @@ def resolve(shape, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=
             if shrink_axis_mask & bit:
                 index = b + dim if b < 0 else b
                 if not 0 <= index < dim:
-                    raise InvalidArgumentError(f"slice index {b} of dimension {full} out of "
-                                               f"bounds (size {dim}).")
+                    raise InvalidArgumentError(f"slice index {index} of dimension {full} "
+                                               f"out of bounds (size {dim}).")
                 window.append((index, 1, 1))
             else:
                 start = _bound(b, dim, s, begin_mask & bit, True)
@@ -191,8 +192,105 @@ def _index_int(value):
     raise TypeError(_INDEX_HELP.format(value))
 
 
+def traced_index(item):
+    """Whether `item` is a scalar int32 tensor whose value differs per call of the
+    tf.function being traced (an argument, a Variable, a loop counter, or computed from
+    them): an index the trace cannot fold, which the gather ops take instead."""
+    return (isinstance(item, NDArray) and item.dtype == int32 and not item.shape
+            and trace.active() is not None and trace.known_value(item) is None)
+
+
 def _bound_value(value):
+    if value is not None and traced_index(value):
+        raise OperatorNotAllowedInGraphError(
+            "A slice bound that is a traced tensor (x[i:j] with i or j differing per call) "
+            "is not supported inside tf.function: the result's length would depend on the "
+            "values, and a texflow trace has static shapes. Index with the tensor (x[i]), "
+            "or use tf.slice(x, begin, size) with a tensor begin and a Python size, or "
+            "tf.gather.")
     return None if value is None else _index_int(value)
+
+
+def take_index(x, index, axis, dimension):
+    """x[..., index, ...] at `axis` for a scalar int32 tensor `index` (a traced one:
+    `traced_index`), negative counting from the end: a gather, whose index is checked
+    against the axis's size at every call where it is known on the host, with
+    strided_slice's error (`dimension`: the axis of the indexed tensor it names)."""
+    from .elementwise import add, less, where
+    from .index_checks import every_call
+    from .movement import gather
+    size = x.shape[axis]
+    every_call(_check_index, index, size, dimension, key=("slice index", size, dimension))
+    return gather(x, where(less(index, 0), add(index, size), index), axis=axis)
+
+
+def _check_index(index, size, dimension):
+    from .index_checks import host_values
+    values = host_values(index)
+    if values is None:
+        return
+    value = int(values) + size * (int(values) < 0)  # reported as TensorFlow reports it
+    if not 0 <= value < size:
+        raise InvalidArgumentError(f"slice index {value} of dimension {dimension} out of "
+                                   f"bounds (size {size}).")
+
+
+def traced_begin(begin):
+    """{axis: scalar int32 tensor} of a tf.slice `begin`'s entries that differ per call
+    of the tf.function being traced (indexing.py `traced_index`); {} eagerly."""
+    if isinstance(begin, NDArray):
+        if len(begin.shape) != 1 or not begin.shape[0] or not traced_index(begin[0]):
+            return {}
+        return {axis: begin[axis] for axis in range(begin.shape[0])}
+    return {axis: b for axis, b in enumerate(begin) if traced_index(b)}
+
+
+def slice_traced(input_, traced, begin, size):
+    """tf.slice with a begin that differs per call: the other axes sliced, then one
+    gather of begin + range(size) per traced axis, its bounds checked at every call
+    where the begin is known on the host (TensorFlow's errors)."""
+    from .creation import range_
+    from .elementwise import add
+    from .index_checks import every_call
+    from .movement import gather, slice as slice_
+    shape = input_.shape
+    size = [int(s) for s in size]
+    if len(begin) != len(shape) or len(size) != len(shape):
+        raise ShapeError(f"slice: begin and size {size} need {len(shape)} entries for "
+                         f"shape {list(shape)}")
+    for axis in traced:
+        if size[axis] == -1:
+            raise OperatorNotAllowedInGraphError(
+                f"tf.slice with a begin that differs per call and size -1 (axis {axis}) is "
+                "not supported inside tf.function: the result's length would depend on the "
+                "value, and a texflow trace has static shapes. Give the size as a number.")
+        if not 0 <= size[axis] <= shape[axis]:
+            raise InvalidArgumentError(f"Expected size[{axis}] in [0, {shape[axis]}], but got "
+                                       f"{size[axis]}")
+    result = slice_(input_, [0 if a in traced else int(b) for a, b in enumerate(begin)],
+                   [shape[a] if a in traced else s for a, s in enumerate(size)])
+    checked = {None: begin} if isinstance(begin, NDArray) else traced
+    for axis, first in checked.items():  # the tensors the caller gave: arguments, maybe
+        every_call(_check_begin, first, shape, size, axis, key=("slice", shape, size, axis))
+    for axis, first in traced.items():
+        result = gather(result, add(first, range_(size[axis])), axis=axis)
+    return result
+
+
+def _check_begin(first, shape, size, axis):
+    """TensorFlow's errors for a begin `first` (of `axis`, or all of them for None) that
+    puts a slice of `size` outside `shape`, where `first` is known on the host."""
+    from .index_checks import host_values
+    values = host_values(first)
+    if values is None:
+        return
+    for a, value in zip(range(len(shape)) if axis is None else [axis], values.reshape(-1)):
+        value, dim = int(value), shape[a]
+        if not 0 <= value <= dim:
+            raise InvalidArgumentError(f"Expected begin[{a}] in [0, {dim}], but got {value}")
+        if value + size[a] > dim:
+            raise InvalidArgumentError(f"Expected size[{a}] in [0, {dim - value}], but got "
+                                       f"{size[a]}")
 
 
 def getitem(x, key):
@@ -202,8 +300,19 @@ def getitem(x, key):
     spec = list(key) if isinstance(key, (tuple, list)) else [key]
     begin, end, strides = [], [], []
     masks = [0] * 5
+    # a traced index keeps its axis whole here, then a gather takes it (`take_index`):
+    # (axis of the strided slice's result, axis of x, the index)
+    taken, produced, consumed = [], 0, 0
     for i, item in enumerate(spec):
         bit = 1 << i
+        if item is Ellipsis:
+            skipped = len(x.shape) - sum(v is not None and v is not Ellipsis for v in spec)
+            produced, consumed = produced + skipped, consumed + skipped
+        elif traced_index(item):
+            taken.append((produced, consumed, item))
+            item = slice(None)
+        produced += isinstance(item, slice) or item is None
+        consumed += item is not None and item is not Ellipsis
         if isinstance(item, slice):
             start, stop, step = (_bound_value(v) for v in (item.start, item.stop, item.step))
             begin.append(0 if start is None else start)
@@ -223,7 +332,10 @@ def getitem(x, key):
             index = _index_int(item)
             masks[4] |= bit
             begin.append(index), end.append(index + 1), strides.append(1)
-    return strided_slice(x, begin, end, strides, *masks)
+    result = strided_slice(x, begin, end, strides, *masks)
+    for axis, dimension, index in reversed(taken):
+        result = take_index(result, index, axis, dimension)
+    return result
 
 
 def _is_mask(key):

@@ -207,15 +207,20 @@ def slice(input_, begin, size, name=None):  # noqa: A001  (tf.slice)
     """
     input_ = as_array(input_)
     rank = len(input_.shape)
+    from .indexing import slice_traced, traced_begin
+    traced = traced_begin(begin)
+    if traced:  # inside tf.function, a begin that differs per call
+        return slice_traced(input_, traced, begin, size)
     begin, size = [int(b) for b in begin], [int(s) for s in size]
     if len(begin) != rank or len(size) != rank:
         raise ShapeError(f"slice: begin {begin} and size {size} need {rank} entries for "
                          f"shape {list(input_.shape)}")
     size = [n - b if s == -1 else s for b, s, n in zip(begin, size, input_.shape)]
     for axis, (b, s, n) in enumerate(zip(begin, size, input_.shape)):
-        if b < 0 or s < 0 or b + s > n:
-            raise ShapeError(f"slice: begin {begin} with size {size} is out of bounds for "
-                             f"shape {list(input_.shape)} (axis {axis})")
+        if not 0 <= b <= n:  # TensorFlow's checks and words
+            raise ShapeError(f"Expected begin[{axis}] in [0, {n}], but got {b}")
+        if not 0 <= s <= n - b:
+            raise ShapeError(f"Expected size[{axis}] in [0, {n - b}], but got {s}")
     return run_op(_slice, (input_,), {"begin": tuple(begin), "size": tuple(size)})
 
 
