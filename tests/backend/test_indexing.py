@@ -158,3 +158,47 @@ def test_slice_with_a_tensor_begin_inside_tf_function():
         tf.function(lambda x, i: tf.slice(x, [0, i], [1, -1]))(x, tf.constant(1))
     with raises(bad, match=r"Expected size\[0\] in \[0, 1\], but got 2"):
         tf.slice(x, [3, 0], [2, 3])  # eagerly: the same words
+
+
+@each_backend
+def test_variable_slices_assign_as_in_tensorflow():
+    v0 = np.arange(12, dtype=np.float32).reshape(3, 4)
+    v, expected = tf.Variable(v0), v0.copy()
+    for key, value in (((1,), [1.0, 2.0, 3.0, 4.0]), ((slice(None), slice(1, 3)), 5.0),
+                       ((slice(None, None, 2), -1), [7.0, 8.0]),
+                       ((Ellipsis, slice(None, None, -1)), np.ones((3, 4), np.float32))):
+        assert v[key].assign(value) is v
+        expected[key] = value
+        _same(tf.identity(v), expected, f"v[{key!r}].assign")
+    with raises(tf.errors.InvalidArgumentError, match=r"Cannot broadcast input shape \[2\] "
+                                                      r"into final shape \[4\]"):
+        v[1].assign([1.0, 2.0])
+    w = tf.Variable(np.zeros(3, np.int32))
+    with raises(TypeError, match="Cannot convert 5.5"):
+        w[0].assign(5.5)
+    assert not hasattr(tf.constant(v0)[1], "assign") and not hasattr(v[1] * 1.0, "assign")
+    f = tf.function(lambda i: v[i].assign(tf.fill([4], 9.0)))  # a traced index
+    f(tf.constant(2))
+    f(tf.constant(-3))
+    expected[2] = expected[0] = 9.0
+    _same(tf.identity(v), expected, "v[i].assign inside tf.function")
+
+
+@each_backend
+def test_lists_of_traced_tensors_are_packed():
+    """A list holding tensors becomes one tensor stacked on the device (TensorFlow's
+    auto-packing): inside tf.function its entries may be traced values."""
+    x0 = np.arange(12, dtype=np.float32).reshape(4, 3)
+    x = tf.constant(x0)
+    f = tf.function(lambda x, i: tf.tensor_scatter_nd_update(x, [[1]], [x[i]]))
+    expected = x0.copy()
+    expected[1] = x0[3]
+    _same(f(x, tf.constant(3)), expected, "updates [x[i]]")
+    g = tf.function(lambda x: tf.convert_to_tensor([[x[0, 0], 2.0], [x[1, 1], x[2, 2]]]))
+    _same(g(x), np.array([[0.0, 2.0], [4.0, 8.0]], np.float32), "nested list of scalars")
+    _same(tf.convert_to_tensor([x[0], [1.0, 1.0, 1.0]]), np.stack([x0[0], np.ones(3, np.float32)]),
+          "eagerly too")
+    with raises(TypeError, match="dtypes float32 and int32"):
+        tf.convert_to_tensor([x[0, 0], tf.constant(1)])
+    with raises(tf.errors.OperatorNotAllowedInGraphError, match="reshape, whose result's shape"):
+        tf.function(lambda x, n: tf.reshape(x, [n, -1]))(x, tf.constant(2))

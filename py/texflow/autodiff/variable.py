@@ -1,5 +1,7 @@
 """tf.Variable: a named NDArray whose value can be replaced (assign)."""
 
+import weakref
+
 from ..engine import trace
 from ..engine.name_scope import current as current_name_scope
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
@@ -107,6 +109,16 @@ class Variable(NDArray):
         result.dispose()
         return self
 
+    def __getitem__(self, key):
+        """`v[key]`, as a tensor's; as in TensorFlow its result also has `assign(value)`,
+        which writes `value` (broadcast to the slice's shape) into that slice of `v`."""
+        from ..ops.indexing import getitem
+        result = getitem(self, key)
+        result.__class__ = _sliced_class(type(result))
+        _slices[id(result)] = (self, key)
+        weakref.finalize(result, _slices.pop, id(result), None)
+        return result
+
     def __repr__(self):
         if self._storage is None:
             return f"<tf.Variable {self.name!r} (disposed)>"
@@ -119,3 +131,39 @@ class Variable(NDArray):
 def is_trainable_variable(x):
     return isinstance(x, Variable) and x.trainable
 
+
+
+# A Variable's slice (`v[1:3]`): the result's id -> (the Variable, the key); the result's
+# class is its own rank class with `assign` added (no new slots: `__class__` can change).
+_slices = {}
+_sliced_classes = {}
+
+
+def _sliced_class(cls):
+    if cls not in _sliced_classes:
+        _sliced_classes[cls] = type(cls.__name__, (cls,), {
+            "__slots__": (), "assign": _assign_slice, "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__})
+    return _sliced_classes[cls]
+
+
+def _assign_slice(self, value, use_locking=None, name=None, read_value=True):
+    """Writes `value`, broadcast to this slice's shape, into the slice of the Variable it
+    was read from (TensorFlow's strided-slice assign); returns the Variable. The slice is
+    a scatter at the flat positions the same key picks from an index array, so traced
+    indices (`v[i].assign(...)` inside tf.function) work as they do for reading."""
+    from ..ops.creation import convert_to_tensor, range_
+    from ..ops.indexing import getitem
+    from ..ops.movement import broadcast_to, reshape
+    from ..ops.scatter import tensor_scatter_nd_update
+    variable, key = _slices[id(self)]
+    value = convert_to_tensor(value, dtype=variable.dtype)
+    try:
+        value = broadcast_to(value, self.shape)
+    except ShapeError:
+        raise ShapeError(f"Cannot broadcast input shape {list(value.shape)} into final shape "
+                         f"{list(self.shape)}") from None
+    positions = getitem(reshape(range_(variable.size), variable.shape), key)
+    flat = tensor_scatter_nd_update(reshape(variable, [-1]), reshape(positions, [-1, 1]),
+                                    reshape(value, [-1]))
+    return variable.assign(reshape(flat, variable.shape))

@@ -279,9 +279,7 @@ class NDArray:
         """TensorFlow's rendering of the values: numpy's str or repr (a scalar as its
         Python value), after a newline when it spans lines."""
         values = self.numpy()
-        if values.ndim == 0:
-            text = str(values)
-        elif not is_repr:
+        if values.ndim == 0 or not is_repr:
             text = str(values)
         elif values.dtype == np.int32 and np.dtype(np.int_) == np.int32:
             # Pyodide's numpy (wasm32) leaves out the default int's dtype; int64 has a
@@ -494,6 +492,8 @@ def from_numpy(data, cls=None):
 
 
 def as_array(x):
-    """`x` itself if it is an NDArray, else a new one holding its values (an op's input)."""
-    return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
-
+    """`x` if an NDArray, else a new one of its values (a list holding NDArrays: packed)."""
+    if not isinstance(x, (list, tuple)):
+        return x if isinstance(x, NDArray) else from_numpy(to_numpy(x))
+    from ..ops.packing import as_packed
+    return as_packed(x)

@@ -60,6 +60,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     if isinstance(value, NDArray) and (dtype is None
                                        or dtypes.device_dtype(dtype) == value.dtype):
         return value
+    if isinstance(value, (list, tuple)):
+        from .packing import packed
+        stacked = packed(value, dtype)
+        if stacked is not None:
+            return stacked
     if dtype is None and dtype_hint is not None and not isinstance(value, NDArray):
         data = to_numpy(value)
         hint = dtypes.device_dtype(dtype_hint)

@@ -8,7 +8,7 @@ from ..engine.registry import def_op, export
 from ..engine.run import run_op, run_view
 from ..errors import InvalidArgumentError, ShapeError
 from .grad_util import unbroadcast
-from .index_checks import check_gather, check_segment_ids
+from .index_checks import check_gather, check_segment_ids, values_for_shape
 from .shape_util import broadcast_shapes, normalize_axis
 
 
@@ -16,7 +16,10 @@ def infer_reshape(shape, size):
     """`shape` with one -1 filled in so it holds `size` elements, or ShapeError."""
     if isinstance(shape, int):
         shape = (shape,)
-    dims = list(shape)
+    if isinstance(shape, NDArray):  # inside tf.function: folded, or an error saying why
+        shape = values_for_shape(shape, "reshape").reshape(-1).tolist()
+    dims = [int(values_for_shape(d, "reshape")) if isinstance(d, NDArray) else d
+            for d in shape]
     unknown = [i for i, d in enumerate(dims) if d == -1]
     if len(unknown) > 1:
         raise ShapeError(f"reshape: only one dimension can be -1, received {dims}")
