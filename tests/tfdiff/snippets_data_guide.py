@@ -41,8 +41,8 @@ SNIPPETS = {
                                             "ds = tf.data.Dataset.from_generator(gen, "
                                             "output_types=(tf.int64, tf.int64), "
                                             "output_shapes=((), (None,)))\n"
-                                            "g = tf.data.Dataset.from_generator(lambda: iter([1.5]),"
-                                            " output_types=tf.float32)\n"
+                                            "g = tf.data.Dataset.from_generator("
+                                            "lambda: iter([1.5]), output_types=tf.float32)\n"
                                             "(spec(ds), lst(ds), spec(g))",
     "data_guide_spec/zip_concat_enumerate": _H + "a = tf.data.Dataset.from_tensor_slices("
                                                  "np.ones((3, 2), np.float32))\n"
