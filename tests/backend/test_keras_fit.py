@@ -163,3 +163,41 @@ def test_live_logs_reach_a_page_callback():
                       ("end", None, None)], events
     assert all(type(logs[k]) in (float, int) for logs in seen for k in ("loss", "mae")), seen
     assert seen[1]["steps"] == 4 and seen[-1]["loss"] == seen[-2]["loss"], seen
+
+
+@each_backend
+def test_model_subclass_called_with_inputs_and_outputs():
+    """keras.io's "customizing fit()" guide: a Model subclass overriding train_step, made
+    as `CustomModel(inputs, outputs)`, is a functional model with the subclass's step."""
+    class CustomModel(tf.keras.Model):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                y_pred = self(x, training=True)
+                loss = self.compute_loss(y=y, y_pred=y_pred)
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            for metric in self.metrics:
+                if metric.name == "loss":
+                    metric.update_state(loss)
+                else:
+                    metric.update_state(y, y_pred)
+            return {"custom": tf.constant(1.0), **{m.name: m.result() for m in self.metrics}}
+
+    def fitted(cls):
+        inputs = tf.keras.Input((3,))
+        model = cls(inputs, tf.keras.layers.Dense(1)(inputs))
+        model.set_weights([np.full((3, 1), 0.5, np.float32), np.zeros(1, np.float32)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+        x = np.arange(24, dtype=np.float32).reshape(8, 3) / 24
+        history = model.fit(x, x[:, :1], batch_size=4, epochs=2, verbose=0, shuffle=False)
+        return model, history.history
+
+    model, history = fitted(CustomModel)
+    plain, plain_history = fitted(tf.keras.Model)
+    assert isinstance(model, CustomModel) and isinstance(model.layers[1], tf.keras.layers.Dense)
+    assert model.input_shape == (None, 3) and len(model.layers) == 2
+    assert sorted(history) == ["custom", "loss", "mae"] and history["custom"] == [1.0, 1.0]
+    for key in plain_history:
+        close(history[key], plain_history[key], what=key)
+    close(model.get_weights()[0], plain.get_weights()[0], what="kernel")
