@@ -33,7 +33,7 @@ from .autodiff.input_provider import (InCPUMemoryShuffledInputProviderBuilder,
 from .autodiff.optimizers import (AdagradOptimizer, AdamOptimizer, MomentumOptimizer,
                                   Optimizer, RMSPropOptimizer, SGDOptimizer)
 from .autodiff.session import FeedEntry, Session
-from .autodiff.variable import Variable
+from .autodiff.variable import Variable, VariableAggregation, VariableSynchronization
 from .ops.ndarray_math import (MatrixOrientation, NDArrayMath, NDArrayMathCPU,
                                NDArrayMathGPU)
 
