@@ -12,7 +12,7 @@ from ...ops import elementwise as ew
 from ...ops.conv import conv2d
 from ...ops.convolution import depthwise
 from ...ops.movement import expand_dims, squeeze
-from .. import activations, initializers, regularizers
+from .. import activations, constraints, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
 from .base import InputSpec, Layer, float_input
 from .conv import conv_output_length, normalize_data_format, normalize_padding, normalize_tuple
@@ -53,9 +53,9 @@ class _Depthwise(Layer):
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
         self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.depthwise_constraint = depthwise_constraint
-        self.pointwise_constraint = pointwise_constraint
-        self.bias_constraint = bias_constraint
+        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        self.pointwise_constraint = constraints.get(pointwise_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(min_ndim=n + 2)
 
     def build(self, input_shape):
