@@ -4,7 +4,9 @@ from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
 from .base import InputSpec, Layer
 from .conv import Conv1D, Conv2D
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
+from .einsum_dense import EinsumDense
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
+from .multi_head_attention import MultiHeadAttention
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
                       GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
