@@ -75,15 +75,66 @@ for fill in ("reflect", "wrap", "constant", "nearest"):
         ]
 
 
+SEQUENCE = image((2, 5, 3))
+VOLUME = image((1, 3, 4, 5, 2))
+MASKED = image((2, 4, 3))
+MASKED[0, 1] = 0.0
+MASKED[1, 3] = 0.0
+ADAPT = image((6, 4, 3)) ** 1.5
+CONSTANT = {"class_name": "Constant", "config": {"value": 0.3}}
+# layers that are not image layers, with adapt() data: (array, batch size or None)
+OTHER = [
+    ("Normalization", {}, SEQUENCE, None, (ADAPT, None)),
+    ("Normalization", {"axis": None}, SEQUENCE, None, (ADAPT, None)),
+    ("Normalization", {"axis": (1, 2)}, ADAPT[:2], None, (ADAPT, 4)),
+    ("Normalization", {"axis": -1, "invert": True}, SEQUENCE, None, (ADAPT, 5)),
+    ("Normalization", {"mean": [1.0, 2.0, 3.0], "variance": [4.0, 9.0, 0.0]}, SEQUENCE,
+     None, None),
+    ("Normalization", {"axis": (1, 2), "mean": 2.0, "variance": 3.0, "invert": True},
+     SEQUENCE, None, None),
+    ("Cropping1D", {"cropping": (1, 2)}, SEQUENCE, None, None),
+    ("Cropping2D", {"cropping": ((1, 2), (0, 3))}, BATCH, None, None),
+    ("Cropping2D", {"cropping": 1, "data_format": "channels_first"}, BATCH, None, None),
+    ("Cropping3D", {}, VOLUME, None, None),
+    ("Cropping3D", {"cropping": (0, 1, 2)}, VOLUME, None, None),
+    ("ZeroPadding1D", {"padding": (2, 1)}, SEQUENCE, None, None),
+    ("ZeroPadding2D", {"padding": (1, 2), "data_format": "channels_first"}, BATCH, None,
+     None),
+    ("ZeroPadding3D", {"padding": ((0, 1), (2, 0), (1, 1))}, VOLUME, None, None),
+    ("PReLU", {"alpha_initializer": CONSTANT}, SEQUENCE - 12.0, None, None),
+    ("PReLU", {"alpha_initializer": CONSTANT, "shared_axes": [1, 2]}, BATCH - 12.0, None,
+     None),
+    ("Masking", {}, MASKED, None, None),
+    ("Masking", {"mask_value": 5.5}, MASKED + 5.5, None, None),
+    ("ActivityRegularization", {"l1": 0.1, "l2": 0.01}, SEQUENCE, None, None),
+    ("GaussianNoise", {"stddev": 0.5}, SEQUENCE, False, None),
+    ("GaussianDropout", {"rate": 0.5}, SEQUENCE, False, None),
+    ("AlphaDropout", {"rate": 0.5}, SEQUENCE, False, None),
+    ("AlphaDropout", {"rate": 0.0}, SEQUENCE, True, None),
+    ("SpatialDropout1D", {"rate": 0.5}, SEQUENCE, False, None),
+    ("SpatialDropout2D", {"rate": 0.5}, BATCH, False, None),
+    ("SpatialDropout3D", {"rate": 0.5, "data_format": "channels_first"}, VOLUME, False,
+     None),
+]
+
+
 def main():
     cases = []
-    for name, config, x, training in CASES:
+    for name, config, x, training, adapt in [c + (None,) for c in CASES] + OTHER:
         layer = getattr(keras.layers, name)(**config)
+        if adapt is not None:
+            data, batch = adapt
+            layer.adapt(data if batch is None else
+                        tf.data.Dataset.from_tensor_slices(data).batch(batch))
         out = layer(x) if training is None else layer(x, training=training)
-        cases.append({"layer": name, "config": config, "input": x.tolist(),
-                      "training": training,
-                      "output": np.round(np.asarray(out, np.float64), 4).tolist(),
-                      "config_keys": sorted(layer.get_config())})
+        case = {"layer": name, "config": config, "input": x.tolist(), "training": training,
+                "output": np.round(np.asarray(out, np.float64), 4).tolist(),
+                "config_keys": sorted(layer.get_config())}
+        if adapt is not None:
+            case["adapt"] = {"data": adapt[0].tolist(), "batch": adapt[1]}
+        if layer.losses:
+            case["losses"] = [float(v) for v in layer.losses]
+        cases.append(case)
     data = {"keras_version": keras.__version__, "tensorflow_version": tf.__version__,
             "cases": cases}
     OUT.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n")

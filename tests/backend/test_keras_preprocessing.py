@@ -1,4 +1,4 @@
-"""Keras's image preprocessing and augmentation layers on every backend: against outputs
+"""Keras's preprocessing, augmentation, noise, cropping and padding layers on every backend: against outputs
 recorded from real Keras 3.15 where the output is determined (tests/data/keras/
 preprocessing.json, scripts/make_keras_preprocessing_fixtures.py), and by properties where
 it is random (texflow's random numbers are its own): inactive outside training and in
@@ -24,11 +24,17 @@ def _image(shape, seed=0):
 def test_preprocessing_matches_keras(case):
     config = {k: tuple(v) if isinstance(v, list) else v for k, v in case["config"].items()}
     layer = getattr(L, case["layer"])(**config)
+    what = f"{case['layer']}({config}) training={case['training']}"
+    if "adapt" in case:
+        data, batch = np.asarray(case["adapt"]["data"], np.float32), case["adapt"]["batch"]
+        layer.adapt(data if batch is None else
+                    tf.data.Dataset.from_tensor_slices(data).batch(batch))
+        what += f" adapted (batch {batch})"
     x = np.asarray(case["input"], np.float32)
     out = layer(x) if case["training"] is None else layer(x, training=case["training"])
-    what = f"{case['layer']}({config}) training={case['training']}"
     assert out.dtype == "float32", what
     close(out.numpy(), case["output"], rtol=1e-4, atol=2e-3, what=what)
+    close([float(v) for v in layer.losses], case.get("losses", []), what=what + " losses")
     assert sorted(layer.get_config()) == case["config_keys"], what
     again = type(layer).from_config(layer.get_config())
     assert again.get_config() == layer.get_config(), what
@@ -37,9 +43,12 @@ def test_preprocessing_matches_keras(case):
 @each_backend
 def test_random_layers_inactive_outside_training_and_in_predict():
     x = _image((4, 6, 8, 3))
-    layers = [L.RandomFlip(), L.RandomRotation(0.3), L.RandomZoom(0.3),
-              L.RandomTranslation(0.2, 0.2), L.RandomContrast(0.5), L.RandomBrightness(0.5),
-              L.RandomCrop(4, 5), L.RandomHeight((0.5, 0.6)), L.RandomWidth((-0.5, -0.4))]
+    layers = [L.RandomFlip(seed=1), L.RandomRotation(0.3, seed=1), L.RandomZoom(0.3, seed=1),
+              L.RandomTranslation(0.2, 0.2, seed=1), L.RandomContrast(0.5, seed=1),
+              L.RandomBrightness(0.5, seed=1), L.RandomCrop(4, 5, seed=1),
+              L.RandomHeight((0.5, 0.6)), L.RandomWidth((-0.5, -0.4)),
+              L.GaussianNoise(0.5, seed=1), L.GaussianDropout(0.5, seed=1),
+              L.AlphaDropout(0.5, seed=1), L.SpatialDropout2D(0.5, seed=1)]
     for layer in layers:
         name = type(layer).__name__
         assert np.array_equal(layer(x, training=False).numpy(), x), name
@@ -171,3 +180,66 @@ def test_preprocessing_argument_errors():
     layer = L.RandomHeight(0.2)
     with raises(NotImplementedError, match="run_eagerly"):
         tf.function(lambda v: layer(v, training=True))(np.zeros((1, 4, 4, 1), np.float32))
+
+
+@each_backend
+def test_noise_layers_draw_keras_distributions():
+    x = np.full((200, 50), 2.0, np.float32)
+    out = L.GaussianNoise(0.5, seed=1)(x, training=True).numpy() - 2.0
+    assert abs(out.mean()) < 0.02 and abs(out.std() - 0.5) < 0.02, (out.mean(), out.std())
+    out = L.GaussianDropout(0.2, seed=1)(x, training=True).numpy() / 2.0
+    assert abs(out.mean() - 1) < 0.01 and abs(out.std() - 0.5) < 0.02, (out.mean(), out.std())
+    rate, alpha_p = 0.3, -1.6732632423543772 * 1.0507009873554805
+    a = ((1 - rate) * (1 + rate * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * rate
+    out = L.AlphaDropout(rate, seed=1)(x, training=True).numpy()
+    kept = np.isclose(out, a * 2.0 + b, atol=1e-5)
+    dropped = np.isclose(out, a * alpha_p + b, atol=1e-5)
+    assert (kept | dropped).all() and abs(dropped.mean() - rate) < 0.02, dropped.mean()
+    out = L.AlphaDropout(rate, noise_shape=(None, 1), seed=1)(x, training=True).numpy()
+    assert (out == out[:, :1]).all()
+    images = np.ones((64, 3, 3, 4), np.float32)
+    for layer, maps in ((L.SpatialDropout2D(0.5, seed=2), lambda o: o[:, :, :, :]),
+                        (L.SpatialDropout2D(0.5, "channels_first", seed=2),
+                         lambda o: o.transpose(0, 2, 3, 1))):
+        out = maps(layer(images, training=True).numpy())
+        assert set(np.unique(out)) == {0.0, 2.0}
+        assert (out == out[:, :1, :1, :]).all()  # one draw per example and channel
+        assert 0.35 < (out[:, 0, 0] == 0).mean() < 0.65
+    out = L.SpatialDropout1D(0.5, seed=2)(np.ones((16, 5, 3), np.float32), training=True)
+    assert (out.numpy() == out.numpy()[:, :1]).all()
+    out = L.SpatialDropout3D(0.5, seed=2)(np.ones((8, 2, 2, 2, 3), np.float32), training=True)
+    assert (out.numpy() == out.numpy()[:, :1, :1, :1]).all()
+    step = tf.function(lambda v: L.GaussianNoise(1.0, seed=3)(v, training=True))
+    assert not np.array_equal(step(x).numpy(), step(x).numpy())
+
+
+@each_backend
+def test_normalization_and_prelu_in_models():
+    rng = np.random.default_rng(3)
+    data = rng.normal(5.0, 3.0, (64, 4)).astype(np.float32)
+    norm = L.Normalization()
+    norm.adapt(tf.data.Dataset.from_tensor_slices(data).batch(10))
+    close(norm.adapt_mean.numpy(), data.mean(0), rtol=1e-5, what="streamed mean")
+    close(norm.adapt_variance.numpy(), data.var(0), rtol=1e-4, what="streamed variance")
+    step = tf.function(lambda v: norm(v))
+    close(step(data).numpy(), (data - data.mean(0)) / data.std(0), rtol=1e-3, atol=1e-4,
+          what="traced")
+    norm.adapt(data * 2)  # the trace reads the weights at every call
+    close(step(data).numpy(), (data - 2 * data.mean(0)) / (2 * data.std(0)), rtol=1e-3,
+          atol=1e-4, what="traced after adapt")
+    prelu = L.PReLU(shared_axes=[1])
+    model = tf.keras.Sequential([tf.keras.Input((4,)), norm, L.Dense(3), prelu, L.Dense(1)])
+    assert [w.name for w in norm.weights] == ["mean", "variance", "count"]
+    assert prelu.alpha.shape == (1,) and len(model.trainable_weights) == 5
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    before = prelu.alpha.numpy().copy()
+    model.fit(data, -np.abs(data[:, :1]), epochs=3, batch_size=16, verbose=0)
+    assert not np.array_equal(prelu.alpha.numpy(), before)
+    assert not norm.trainable_weights and len(norm.non_trainable_weights) == 3
+    with raises(ValueError, match="must be set"):
+        L.Normalization(mean=1.0)
+    with raises(ValueError, match="smaller than the corresponding"):
+        L.Cropping1D(3)(np.zeros((1, 5, 2), np.float32))
+    with raises(ValueError, match="cannot be negative"):
+        L.Cropping2D(-1)

@@ -1,10 +1,10 @@
 """`tf.keras.layers`: the layer classes, a module per family."""
 
-from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
+from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .base import InputSpec, Layer
 from .conv import Conv1D, Conv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
-from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
+from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda, Masking
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .einsum_dense import EinsumDense
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
@@ -16,9 +16,12 @@ from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
 from .image_affine import RandomRotation, RandomTranslation, RandomZoom
 from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomCrop,
                                   RandomFlip, RandomHeight, RandomWidth, Resizing)
-from .preprocessing import Rescaling
-from .regularization import Dropout
-from .reshaping import Flatten, Permute, RepeatVector, Reshape, ZeroPadding2D
+from .preprocessing import Normalization, Rescaling
+from .regularization import (ActivityRegularization, AlphaDropout, Dropout, GaussianDropout,
+                             GaussianNoise, SpatialDropout1D, SpatialDropout2D,
+                             SpatialDropout3D)
+from .reshaping import (Cropping1D, Cropping2D, Cropping3D, Flatten, Permute, RepeatVector,
+                        Reshape, ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
 
 # Keras's aliases.
 Convolution2D = Conv2D

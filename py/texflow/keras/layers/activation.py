@@ -1,8 +1,9 @@
-"""Activation layers: Activation, ReLU, Softmax, LeakyReLU, ELU."""
+"""Activation layers: Activation, ReLU, Softmax, LeakyReLU, ELU, PReLU."""
 
-from .. import activations
-from ..serialization import serializable
-from .base import Layer
+from ...ops import elementwise as ew
+from .. import activations, constraints, initializers, regularizers
+from ..serialization import serializable, serialize_keras_object
+from .base import InputSpec, Layer
 
 _MODULE = "keras.layers"
 
@@ -139,4 +140,57 @@ class ELU(_Elementwise):
     def get_config(self):
         config = super().get_config()
         config["alpha"] = self.alpha
+        return config
+
+
+@serializable(_MODULE)
+class PReLU(Layer):
+    """A leaky ReLU whose negative slope `alpha` is learned, one per input position (axes
+    in `shared_axes`, 1-based, share one): `max(x, 0) + alpha * min(x, 0)`.
+
+    >>> layer = tf.keras.layers.PReLU(alpha_initializer=tf.keras.initializers.Constant(0.5))
+    >>> layer(np.array([[-2.0, 3.0]], np.float32)).numpy().tolist()
+    [[-1.0, 3.0]]
+    """
+
+    def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None,
+                 alpha_constraint=None, shared_axes=None, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.alpha_initializer = initializers.get(alpha_initializer)
+        self.alpha_regularizer = regularizers.get(alpha_regularizer)
+        self.alpha_constraint = constraints.get(alpha_constraint)
+        if shared_axes is None or isinstance(shared_axes, (list, tuple)):
+            self.shared_axes = None if shared_axes is None else list(shared_axes)
+        else:
+            self.shared_axes = [shared_axes]
+
+    def build(self, input_shape):
+        param_shape = list(input_shape[1:])
+        for axis in self.shared_axes or ():
+            param_shape[axis - 1] = 1
+        self.alpha = self.add_weight(shape=param_shape, name="alpha",
+                                     initializer=self.alpha_initializer,
+                                     regularizer=self.alpha_regularizer,
+                                     constraint=self.alpha_constraint)
+        axes = {}
+        for i in range(1, len(input_shape)):
+            if self.shared_axes is None or i not in self.shared_axes:
+                axes[i] = input_shape[i]
+        self.input_spec = InputSpec(ndim=len(input_shape), axes=axes)
+
+    def call(self, inputs):
+        negative = ew.mul(ew.neg(self.alpha), ew.relu(ew.neg(inputs)))
+        return ew.add(ew.relu(inputs), negative)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "alpha_initializer": serialize_keras_object(self.alpha_initializer),
+            "alpha_regularizer": serialize_keras_object(self.alpha_regularizer),
+            "alpha_constraint": serialize_keras_object(self.alpha_constraint),
+            "shared_axes": self.shared_axes})
         return config

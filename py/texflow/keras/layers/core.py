@@ -6,6 +6,7 @@ from ...errors import InvalidArgumentError
 from ...ops import elementwise as ew
 from ...ops.matmul import matmul
 from ...ops.movement import gather, reshape
+from ...ops.reduce import reduce_any
 from .. import activations, backend, constraints, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
 from .base import InputSpec, Layer, float_input, standardize_shape
@@ -329,3 +330,35 @@ class Identity(Layer):
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+
+@serializable(_MODULE)
+class Masking(Layer):
+    """Zeroes every timestep whose features all equal `mask_value` (Keras's output; texflow
+    arrays carry no Keras mask, so later layers are not told which steps to skip).
+
+    >>> x = np.array([[[0.0, 0.0], [1.0, 0.0]]], np.float32)
+    >>> tf.keras.layers.Masking()(x).numpy().tolist()
+    [[[0.0, 0.0], [1.0, 0.0]]]
+    """
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+        self.supports_masking = True
+        self.built = True
+
+    def compute_mask(self, inputs, mask=None):
+        return reduce_any(ew.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        keep = reduce_any(ew.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return ew.mul(inputs, ew.cast(keep, inputs.dtype))
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config["mask_value"] = self.mask_value
+        return config
