@@ -257,3 +257,28 @@ def test_logs_come_in_tensorflow_keras_order():
     assert list(logs) == ["cls_accuracy", "cls_loss", "loss", "reg_loss", "reg_mae"]
     assert two.evaluate(x, [y, labels], verbose=0) == [
         logs[k] for k in ("loss", "reg_loss", "cls_loss", "cls_accuracy", "reg_mae")]
+
+
+@each_backend
+def test_model_checkpoint_makes_its_folder_and_says_when_saved():
+    # Keras 3.15 prints both lines per save, and makes the folder the path names.
+    import contextlib
+    import io
+    import os
+    import shutil
+    import tempfile
+
+    top = tempfile.mkdtemp()
+    folder = os.path.join(top, "runs", "a")
+    path = os.path.join(folder, "m-{epoch:02d}.keras")
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[
+            tf.keras.callbacks.ModelCheckpoint(path, verbose=1)])
+    saved = [os.path.join(folder, f"m-0{i}.keras") for i in (1, 2)]
+    assert out.getvalue() == "".join(f"\nEpoch {i}: saving model to {p}\n\nEpoch {i}: finished "
+                                      f"saving model to {p}\n" for i, p in zip((1, 2), saved))
+    assert sorted(os.listdir(folder)) == ["m-01.keras", "m-02.keras"]
+    shutil.rmtree(top)
