@@ -33,7 +33,7 @@ from .autodiff.input_provider import (InCPUMemoryShuffledInputProviderBuilder,
 from .autodiff.optimizers import (AdagradOptimizer, AdamOptimizer, MomentumOptimizer,
                                   Optimizer, RMSPropOptimizer, SGDOptimizer)
 from .autodiff.session import FeedEntry, Session
-from .autodiff.variable import Variable
+from .autodiff.variable import Variable, VariableAggregation, VariableSynchronization
 from .ops.ndarray_math import (MatrixOrientation, NDArrayMath, NDArrayMathCPU,
                                NDArrayMathGPU)
 
@@ -50,7 +50,7 @@ from .framework import TensorSpec, executing_eagerly, is_tensor, newaxis  # noqa
 from . import compat, config, debugging, random  # noqa: E402
 from . import image  # noqa: E402  (tf.image: composed of the ops above, and tf.random)
 from .autodiff.control_flow import Assert, case, cond, switch_case, while_loop  # noqa: E402
-from .autodiff.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
+from .autodiff.functional_ops import foldl, foldr, map_fn, scan, vectorized_map  # noqa: E402
 from .autodiff.tensor_array import TensorArray  # noqa: E402
 from .autodiff.custom_gradient import custom_gradient, recompute_grad  # noqa: E402
 from .autodiff.function import function  # noqa: E402

@@ -163,3 +163,97 @@ def test_live_logs_reach_a_page_callback():
                       ("end", None, None)], events
     assert all(type(logs[k]) in (float, int) for logs in seen for k in ("loss", "mae")), seen
     assert seen[1]["steps"] == 4 and seen[-1]["loss"] == seen[-2]["loss"], seen
+
+
+@each_backend
+def test_model_subclass_called_with_inputs_and_outputs():
+    """keras.io's "customizing fit()" guide: a Model subclass overriding train_step, made
+    as `CustomModel(inputs, outputs)`, is a functional model with the subclass's step."""
+    class CustomModel(tf.keras.Model):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                y_pred = self(x, training=True)
+                loss = self.compute_loss(y=y, y_pred=y_pred)
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            for metric in self.metrics:
+                if metric.name == "loss":
+                    metric.update_state(loss)
+                else:
+                    metric.update_state(y, y_pred)
+            return {"custom": tf.constant(1.0), **{m.name: m.result() for m in self.metrics}}
+
+    def fitted(cls):
+        inputs = tf.keras.Input((3,))
+        model = cls(inputs, tf.keras.layers.Dense(1)(inputs))
+        model.set_weights([np.full((3, 1), 0.5, np.float32), np.zeros(1, np.float32)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+        x = np.arange(24, dtype=np.float32).reshape(8, 3) / 24
+        history = model.fit(x, x[:, :1], batch_size=4, epochs=2, verbose=0, shuffle=False)
+        return model, history.history
+
+    model, history = fitted(CustomModel)
+    plain, plain_history = fitted(tf.keras.Model)
+    assert isinstance(model, CustomModel) and isinstance(model.layers[1], tf.keras.layers.Dense)
+    assert model.input_shape == (None, 3) and len(model.layers) == 2
+    assert sorted(history) == ["custom", "loss", "mae"] and history["custom"] == [1.0, 1.0]
+    for key in plain_history:
+        close(history[key], plain_history[key], what=key)
+    close(model.get_weights()[0], plain.get_weights()[0], what="kernel")
+
+
+@each_backend
+def test_functional_outputs_keep_their_python_structure():
+    # Keras 3.15: model(x), predict and predict_on_batch give a list, tuple or dict as
+    # the outputs were given (not a tracking wrapper); output_names are the output
+    # layers' names, a dict's in its sorted keys' order.
+    a = tf.keras.Input((4,), name="a")
+    reg, cls = tf.keras.layers.Dense(1, name="reg")(a), tf.keras.layers.Dense(3, name="cls")(a)
+    x = np.ones((2, 4), np.float32)
+    for outputs, kind, names in (([reg, cls], list, ["reg", "cls"]),
+                                 ((reg, cls), tuple, ["reg", "cls"]),
+                                 ({"r": reg, "c": cls}, dict, ["cls", "reg"])):
+        model = tf.keras.Model(a, outputs)
+        assert model.output_names == names
+        for out in (model(x), model.predict(x, verbose=0), model.predict_on_batch(x)):
+            assert type(out) is kind, (kind, type(out))
+    assert tf.keras.Model(a, reg).output_names == ["reg"]
+
+
+@each_backend
+def test_logs_come_in_tensorflow_keras_order():
+    # TensorFlow's Keras 3.15 hands logs (History, callbacks, return_dict) in sorted key
+    # order; evaluate's list is the loss, the per-output losses, then the compiled metrics
+    # (in compile order for one output, by name for several).
+    x = np.linspace(-1, 1, 16, dtype=np.float32).reshape(8, 2)
+    y = (x[:, :1] > 0).astype(np.float32)
+    model = tf.keras.Sequential([tf.keras.Input((2,)),
+                                 tf.keras.layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="sgd", loss="binary_crossentropy",
+                  metrics=["mse", "accuracy", tf.keras.metrics.AUC(name="auc")])
+    seen = []
+    record = tf.keras.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: seen.append(list(logs)),
+        on_epoch_end=lambda epoch, logs: seen.append(list(logs)))
+    history = model.fit(x, y, batch_size=4, validation_data=(x, y), verbose=0,
+                        callbacks=[record])
+    keys = ["accuracy", "auc", "loss", "mse"]
+    assert seen == [keys, keys, keys + ["val_" + k for k in keys]], seen
+    assert list(history.history) == seen[-1]
+    logs = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert list(logs) == keys
+    assert model.evaluate(x, y, verbose=0) == [logs[k] for k in ("loss", "mse", "accuracy",
+                                                                 "auc")]
+    assert list(model.test_on_batch(x, y, return_dict=True)) == keys
+
+    a = tf.keras.Input((2,))
+    two = tf.keras.Model(a, [tf.keras.layers.Dense(1, name="reg")(a),
+                             tf.keras.layers.Dense(3, name="cls")(a)])
+    two.compile(optimizer="sgd", loss=["mse", "sparse_categorical_crossentropy"],
+                metrics={"reg": ["mae"], "cls": ["accuracy"]})
+    labels = np.arange(8) % 3
+    logs = two.evaluate(x, [y, labels], verbose=0, return_dict=True)
+    assert list(logs) == ["cls_accuracy", "cls_loss", "loss", "reg_loss", "reg_mae"]
+    assert two.evaluate(x, [y, labels], verbose=0) == [
+        logs[k] for k in ("loss", "reg_loss", "cls_loss", "cls_accuracy", "reg_mae")]

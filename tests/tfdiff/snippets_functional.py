@@ -70,6 +70,13 @@ SNIPPETS = {
     "map_fn_traced/empty": "f = tf.function(lambda v: tf.map_fn(lambda r: tf.reduce_sum(r), v, "
                            "fn_output_signature=tf.TensorSpec([], tf.int32)))\n"
                            "f(tf.zeros([0, 4], tf.int32))",
+    # -- vectorized_map (texflow: map_fn, TensorFlow's fallback) -----------------------
+    "vectorized_map/basic": _X + "tf.vectorized_map(lambda r: r * 2, x)",
+    "vectorized_map/tuple": _X + "tf.vectorized_map(lambda r: (r[0], tf.reduce_sum(r)), x)",
+    "vectorized_map/tuple_in": _X + "tf.vectorized_map(lambda t: t[0] * t[1], (x, x + 1))",
+    "vectorized_map/empty": "tf.vectorized_map(lambda r: r * 2, tf.zeros([0, 3]))",
+    "vectorized_map_traced/values_and_grads": "body = lambda v: tf.vectorized_map(lambda r: "
+                                              "tf.sin(r) * tf.reduce_max(r), v)\n" + _BOTH,
     # -- scan --------------------------------------------------------------------------
     "scan/basic": _X + "tf.scan(lambda a, r: a + r, x)",
     "scan/init": _X + "tf.scan(lambda a, r: a * 2 + r, x, initializer=tf.ones([2]))",

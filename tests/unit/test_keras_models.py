@@ -129,7 +129,7 @@ def test_functional_model_inputs_outputs_and_config():
                   loss_weights={"score": 0.5, "klass": 1.0}, metrics={"klass": ["accuracy"]})
     history = model.fit(x, {"score": np.zeros((5, 1)), "klass": np.zeros(5)}, epochs=2,
                         verbose=0)
-    assert list(history.history) == ["loss", "score_loss", "klass_loss", "klass_accuracy"]
+    assert list(history.history) == ["klass_accuracy", "klass_loss", "loss", "score_loss"]
     again = tf.keras.Model.from_config(model.get_config())
     again.set_weights(model.get_weights())
     for key in ("score", "klass"):

@@ -1,11 +1,13 @@
 """tf.Variable: a named NDArray whose value can be replaced (assign)."""
 
+import enum
 import weakref
 
 from ..engine import trace
 from ..engine.name_scope import current as current_name_scope
 from ..engine.ndarray import NDArray, from_numpy, to_numpy
 from ..errors import DTypeError, ShapeError
+from ..tensor_shape import TensorShape
 
 _counter = [0]
 # Functions every new variable's initial value (numpy) passes through: a tf.distribute
@@ -28,18 +30,48 @@ class Variable(NDArray):
         name: a name for errors and checkpoints (default 'Variable', 'Variable_1', ...),
             prefixed with the current `tf.name_scope` ("a/w").
         dtype: cast the initial value to this dtype.
+        constraint: a function of the variable's value that Keras optimizers apply after
+            each update (`v.assign(constraint(v))`).
+        synchronization, aggregation: tf.VariableSynchronization / VariableAggregation,
+            kept for tf.distribute (`aggregation` says how replicas' updates combine).
+        shape: the shape the variable may take (None dimensions or None: any); assigning
+            a value of another shape is allowed where it fits (eagerly), as is any shape
+            with `validate_shape=False`. `.shape` is the current value's shape.
+        The other TensorFlow arguments are accepted (caching_device, import_scope) or must
+        keep their defaults (variable_def).
 
     >>> v = tf.Variable([1.0, 2.0], name="w")
     >>> v.assign_add([0.5, 0.5]).tolist()
     [1.5, 2.5]
     """
 
-    __slots__ = ("name", "trainable")
+    __slots__ = ("name", "trainable", "constraint", "synchronization", "aggregation",
+                 "_allowed_shape")
     _traced_as_state = True  # tf.function reads it at every call, never at trace time
 
-    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None):
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, experimental_enable_variable_lifting=True):
+        if variable_def is not None:
+            raise ValueError("texflow's tf.Variable takes no variable_def (no GraphDefs)")
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"The `constraint` argument must be a callable. Received: "
+                             f"{constraint}")
+        self.synchronization = VariableSynchronization.AUTO if synchronization is None \
+            else VariableSynchronization(synchronization)
+        self.aggregation = VariableAggregation.NONE if aggregation is None \
+            else VariableAggregation(aggregation)
+        if trainable is None:  # TensorFlow: not trainable when synchronized on read
+            trainable = self.synchronization != VariableSynchronization.ON_READ
+        elif trainable and self.synchronization == VariableSynchronization.ON_READ:
+            raise ValueError("Synchronization value can be set to "
+                             "VariableSynchronization.ON_READ only for non-trainable "
+                             "variables. You have specified trainable=True and "
+                             "synchronization=VariableSynchronization.ON_READ.")
+        self.constraint = constraint
         tracer = trace.active()
         if tracer is not None:
             tracer.variable_made()
@@ -61,6 +93,12 @@ class Variable(NDArray):
             _counter[0] += 1
         self.name = current_name_scope() + name  # "a/v" inside tf.name_scope("a")
         self.trainable = bool(trainable)
+        self._allowed_shape = TensorShape(None) if not validate_shape else \
+            self.shape if shape is None else TensorShape(shape)
+        if not self._allowed_shape.is_compatible_with(self.shape):
+            raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                             f"({tuple(self.shape)}) is not compatible with the explicitly "
+                             f"supplied `shape` argument ({self._allowed_shape}).")
 
     def value(self):
         """The current value (the Variable itself reads as an NDArray)."""
@@ -74,8 +112,7 @@ class Variable(NDArray):
         if not isinstance(value, NDArray):
             value = from_numpy(to_numpy(value, self.dtype))
         if value.shape != self.shape:
-            raise ShapeError(f"cannot assign a value of shape {list(value.shape)} to variable "
-                             f"{self.name!r} of shape {list(self.shape)}")
+            self._reshaped(value.shape)
         if value.dtype != self.dtype:
             raise DTypeError(f"cannot assign a {value.dtype} value to variable {self.name!r} "
                              f"of dtype {self.dtype}")
@@ -88,6 +125,19 @@ class Variable(NDArray):
             self._storage = new
             old.release()
         return self
+
+    def _reshaped(self, shape):
+        """Takes a value of another `shape` where the variable's `shape` argument allows
+        it (eagerly: a trace has static shapes), else ShapeError."""
+        allowed = getattr(self, "_allowed_shape", None)
+        if allowed is None or allowed == self.shape or not allowed.is_compatible_with(shape):
+            raise ShapeError(f"cannot assign a value of shape {list(shape)} to variable "
+                             f"{self.name!r} of shape {list(self.shape)}")
+        if trace._local.tracers:
+            raise ShapeError(f"cannot assign a value of shape {list(shape)} to variable "
+                             f"{self.name!r} of shape {list(self.shape)} inside tf.function: "
+                             "a texflow trace has static shapes (assign it eagerly)")
+        self.shape, self.size = TensorShape(shape), TensorShape(shape).num_elements()
 
     def assign_add(self, delta):
         """Adds `delta` (same shape after broadcasting) to the value. Returns self."""
@@ -167,3 +217,19 @@ def _assign_slice(self, value, use_locking=None, name=None, read_value=True):
     flat = tensor_scatter_nd_update(reshape(variable, [-1]), reshape(positions, [-1, 1]),
                                     reshape(value, [-1]))
     return variable.assign(reshape(flat, variable.shape))
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's replicas are synchronized (tf.VariableSynchronization)."""
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How replicas' updates of a variable combine (tf.VariableAggregation)."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3

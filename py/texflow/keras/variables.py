@@ -22,7 +22,7 @@ class KerasVariable(Variable):
     ('kernel', 'kernel')
     """
 
-    __slots__ = ("path", "regularizer", "constraint")
+    __slots__ = ("path", "regularizer")  # constraint: a Variable slot
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None,
                  regularizer=None, constraint=None):

@@ -254,3 +254,35 @@ class CompileMetrics:
     @property
     def metrics(self):
         return [m for _, m, _ in self.entries or ()]
+
+
+def flat_logs(logs):
+    """A step's logs with nested dicts (a CompileMetrics result) flattened, as Keras does."""
+    if not isinstance(logs, dict) or not any(isinstance(v, dict) for v in logs.values()):
+        return logs
+    out = {}
+    for key, value in logs.items():
+        out.update(flat_logs(value) if isinstance(value, dict) else {key: value})
+    return out
+
+
+def step_logs(logs):
+    """A step's logs as fit and evaluate hand them on: flat, and in sorted key order, as
+    TensorFlow's Keras gives them (its compiled step returns them through tf.nest, which
+    sorts dict keys), so History, callbacks and `return_dict` see `accuracy, loss, ...`."""
+    logs = flat_logs(logs)
+    return dict(sorted(logs.items())) if isinstance(logs, dict) else logs
+
+
+def logs_in_order(model, logs):
+    """evaluate's list (or lone value): the metrics in `model.metrics` order (the loss
+    first), then any other logs by name, as Keras orders them. A model of several outputs
+    lists its compiled metrics by name too: Keras looks them up by their unprefixed names
+    (`mae`, not `reg_mae`), finds none, and sorts them with the rest."""
+    compiled = getattr(model, "_compile_metrics", None)
+    prefixed = compiled is not None and len(compiled.output_names) > 1
+    skip = {id(m) for m in compiled.metrics} if prefixed else set()
+    names = [m.name for m in model.metrics if id(m) not in skip]
+    values = [logs[n] for n in names if n in logs]
+    values += [logs[k] for k in sorted(logs) if k not in names]
+    return values[0] if len(values) == 1 else values

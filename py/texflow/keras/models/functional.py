@@ -106,7 +106,9 @@ class Functional(Model):
         if isinstance(inputs, (list, tuple)) and len(inputs) == 1 and not isinstance(
                 outputs, dict):
             inputs = inputs[0] if not isinstance(inputs, dict) else inputs
-        self._inputs_struct, self._outputs_struct = inputs, outputs
+        # Kept as given (not made TrackedLists): calls and predict return their structure.
+        object.__setattr__(self, "_inputs_struct", inputs)
+        object.__setattr__(self, "_outputs_struct", outputs)
         self._input_tensors = structure.flatten(inputs) if not isinstance(inputs, dict) \
             else [inputs[k] for k in inputs]
         self._output_tensors = structure.flatten(outputs) if not isinstance(outputs, dict) \
@@ -116,6 +118,10 @@ class Functional(Model):
         self._input_names = [t._keras_history[0].name for t in self._input_tensors]
         self._out_names = list(outputs) if isinstance(outputs, dict) else [
             t._keras_history[0].name for t in self._output_tensors]
+        # Keras 3's attribute: the output layers' names (a dict's in its sorted keys' order).
+        object.__setattr__(self, "output_names", [
+            outputs[k]._keras_history[0].name for k in sorted(outputs)]
+            if isinstance(outputs, dict) else [n for n in self._out_names])
         # Checked in call, once dict inputs are put in the inputs' order.
         self._input_specs = [InputSpec(shape=(None,) + tuple(t.shape[1:]))
                              for t in self._input_tensors]

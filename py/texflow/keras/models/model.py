@@ -20,6 +20,17 @@ def _is_functional_call(args, kwargs):
     return False
 
 
+def _put_functional_under(cls):
+    """Makes Functional a base of `cls` where Model is one (up its chain of bases), as
+    Keras 3 does, so its instances are functional models with the subclass's methods."""
+    from .functional import Functional
+    if cls is Model:
+        return Functional
+    if isinstance(cls, type) and issubclass(cls, Model) and not issubclass(cls, Functional):
+        cls.__bases__ = tuple(_put_functional_under(base) for base in cls.__bases__)
+    return cls
+
+
 @serializable("keras")
 class Model(Trainer, Layer):
     """A model: layers plus training.
@@ -48,6 +59,14 @@ class Model(Trainer, Layer):
         return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
+        if _is_functional_call(args, kwargs):
+            # A Model subclass called with inputs and outputs (keras.io's "customizing
+            # fit" guide): the subclass becomes a Functional one, keeping its methods.
+            from .functional import Functional
+            if not isinstance(self, Functional):
+                _put_functional_under(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
         if args or "inputs" in kwargs or "outputs" in kwargs:
             raise TypeError(f"{type(self).__name__}: a subclassed Model takes no inputs and "
                             "outputs; for a functional model call "

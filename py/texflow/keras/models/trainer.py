@@ -27,6 +27,7 @@ from ..callback_base import CallbackList, pythonify
 from ..serialization import (deserialize_keras_object, deserialize_nested, serialize_keras_object,
                              serialize_nested)
 from . import compile_utils
+from .compile_utils import flat_logs as _flat_logs, logs_in_order, step_logs
 from .compiled_step import step_function
 from .data_adapter import DataHandler, train_validation_split, unpack_x_y_sample_weight
 
@@ -220,14 +221,14 @@ class Trainer:
         tf.distribute strategy: its replicas' steps on their parts of the batch."""
         if self.train_function is None or force:
             self.train_function = _step_function(
-                self, lambda data: scopes.scope(lambda: _flat_logs(self.train_step(data))),
+                self, lambda data: scopes.scope(lambda: step_logs(self.train_step(data))),
                 "train")
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
             self.test_function = _step_function(
-                self, lambda data: scopes.scope(lambda: _flat_logs(self.test_step(data))),
+                self, lambda data: scopes.scope(lambda: step_logs(self.test_step(data))),
                 "test")
         return self.test_function
 
@@ -237,7 +238,7 @@ class Trainer:
         strategy = self.distribute_strategy
         if strategy is None or logs is None:
             return logs
-        return strategy.extended._keras_global_logs(self, logs)
+        return step_logs(strategy.extended._keras_global_logs(self, logs))
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
@@ -392,10 +393,7 @@ class Trainer:
             raise ValueError("Expected input data to be non-empty: evaluate got no batches")
         logs = pythonify(self._global_logs(logs))
         callbacks.on_test_end(logs)
-        if return_dict:
-            return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return logs if return_dict else logs_in_order(self, logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for `x`, batch by batch, as numpy (structure kept)."""
@@ -426,7 +424,8 @@ class Trainer:
         logs = None
         for batch in data.batches():
             logs = self.make_train_function()(batch)
-        return _format_logs(pythonify(logs), return_dict)
+        logs = pythonify(logs)
+        return logs if return_dict else logs_in_order(self, logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """One evaluation step on one batch; returns the metrics."""
@@ -435,7 +434,8 @@ class Trainer:
         logs = None
         for batch in data.batches():
             logs = self.make_test_function()(batch)
-        return _format_logs(pythonify(logs), return_dict)
+        logs = pythonify(logs)
+        return logs if return_dict else logs_in_order(self, logs)
 
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as numpy."""
@@ -462,23 +462,6 @@ def _distributed_data(model, data, kind="test"):
     for fit's."""
     strategy = model.distribute_strategy
     return data if strategy is None else strategy.extended._keras_data(model, data, kind)
-
-
-def _flat_logs(logs):
-    """A step's logs with nested dicts (a CompileMetrics result) flattened, as Keras does."""
-    if not isinstance(logs, dict) or not any(isinstance(v, dict) for v in logs.values()):
-        return logs
-    out = {}
-    for key, value in logs.items():
-        out.update(_flat_logs(value) if isinstance(value, dict) else {key: value})
-    return out
-
-
-def _format_logs(logs, return_dict):
-    if return_dict:
-        return logs
-    values = list(logs.values())
-    return values[0] if len(values) == 1 else values
 
 
 def _num_rows(x):
