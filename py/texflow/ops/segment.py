@@ -67,7 +67,7 @@ def _plan(ids, host, count):
     segment (numpy when the ids are host-known, else a tensor), rows per segment (likewise),
     the longest segment). Negative ids sort last, into segment `count`, and are dropped."""
     if host is not None:
-        key = np.where(host < 0, count, host).astype(np.int64)
+        key = np.where(host < 0, count, host).astype(np.intp)  # bincount: intp in wasm32
         perm = np.argsort(key, kind="stable")
         counts = np.bincount(key, minlength=count + 1)[:count]
         ordered = None if (perm == np.arange(perm.size)).all() else \
