@@ -87,7 +87,9 @@ def test_progress_lines(capsys):
                         capsys.readouterr().out.strip())
     data = tf.data.Dataset.from_generator(lambda: ((x[i:i + 8], y[i:i + 8])
                                                    for i in range(0, 32, 8)),
-                                          output_signature=None)
+                                          output_signature=(
+                                              tf.TensorSpec([None, *x.shape[1:]], x.dtype),
+                                              tf.TensorSpec([None, *y.shape[1:]], y.dtype)))
     model.fit(data, epochs=1, verbose=1)
     assert re.fullmatch(r"4/4 \[=+\] .*", capsys.readouterr().out.strip())
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from . import structure
+from . import spec, structure
 from .dataset import TensorSpec, UNKNOWN, Failure
 from .transforms import _Unary, _positive
 
@@ -42,6 +42,10 @@ class Batch(_Unary):
         if n < 0:
             return n
         return n // self.size if self.drop else math.ceil(n / self.size)
+
+    def _spec(self):
+        inner = self.inp._spec()
+        return None if inner is None else spec.batched(inner, self.size if self.drop else None)
 
 
 def _safe(fn, *args):
@@ -88,6 +92,18 @@ class PaddedBatch(Batch):
             out.append(batch)
         return structure.pack_as(structure_, out)
 
+    def _spec(self):
+        inner = self.inp._spec()
+        if inner is None:
+            return None
+        shapes = [None] * len(structure.flatten(inner)) if self.padded_shapes is None else \
+            structure.flatten(_shapes_tree(self.padded_shapes))
+        padded = [s if shape is None else spec.with_shape(s, [
+            None if d is None or d == -1 else int(d) for d in shape])
+            for s, shape in zip(structure.flatten(inner), shapes)]
+        return spec.batched(structure.pack_as(inner, padded),
+                            self.size if self.drop else None)
+
 
 def _shapes_tree(shapes):
     """padded_shapes as a tree whose leaves are shape tuples (lists are shapes)."""
@@ -129,6 +145,10 @@ class Unbatch(_Unary):
     def _cardinality(self):
         return UNKNOWN
 
+    def _spec(self):
+        inner = self.inp._spec()
+        return None if inner is None else spec.unbatched(inner)
+
 
 class Rebatch(_Unary):
     def __init__(self, inp, batch_size, drop_remainder):
@@ -152,3 +172,9 @@ class Rebatch(_Unary):
 
     def _cardinality(self):
         return UNKNOWN
+
+    def _spec(self):
+        inner = self.inp._spec()
+        fixed = self.drop and len(set(self.sizes)) == 1
+        return None if inner is None else spec.batched(
+            spec.unbatched(inner), self.sizes[0] if fixed else None)

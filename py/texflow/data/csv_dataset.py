@@ -13,8 +13,8 @@ import collections
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from . import csv, sources
-from .dataset import Dataset, Failure
+from . import csv, sources, structure
+from .dataset import Dataset, Failure, TensorSpec
 from .readers import _FileDataset
 
 
@@ -50,6 +50,9 @@ class CsvDataset(_FileDataset):
         self.delim = csv.delimiter(field_delim)
         self.quote = use_quote_delim
         self.na = csv._encode(na_value)
+
+    def _spec(self):
+        return tuple(TensorSpec([], structure.dtype_name(c.dtype)) for c in self.cols)
 
     # -- records ------------------------------------------------------------------------
 

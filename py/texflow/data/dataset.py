@@ -22,7 +22,7 @@ import numpy as np
 from ..engine import trace
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..tensor_spec import TensorSpec  # noqa: F401  (tf.data's element_spec type)
-from . import structure
+from . import spec, structure
 from .options import Options
 from .traced_loop import TracedLoop, element_shapes
 
@@ -100,15 +100,16 @@ class Dataset:
     def __bool__(self):
         return True
 
+    def _spec(self):
+        return spec.from_data(self)
+
     @property
     def element_spec(self):
-        """TensorSpecs of the first element (texflow does not trace functions, so the
-        spec is read from the data; it is None for an empty dataset)."""
-        for element in self.take(1).as_numpy_iterator():
-            return structure.map_structure(
-                lambda x: TensorSpec(structure.shape_of(x), structure.dtype_name(
-                    np.asarray(x).dtype if not isinstance(x, bytes) else object)), element)
-        return None
+        """TensorSpecs of the elements, with TensorFlow's static shapes (a batch's size
+        is None unless `drop_remainder=True`); read from the first element where
+        TensorFlow traces a function (data/spec.py). None for an empty dataset whose
+        spec depends on its data."""
+        return self._spec()
 
     def options(self):
         """The merged Options of this pipeline."""
@@ -152,12 +153,13 @@ class Dataset:
         return _Slices(structure.map_structure(_own, structure.normalize(tensors, False)))
 
     @staticmethod
-    def range(*args, dtype="int64"):
-        """`range(stop)`, `range(start, stop[, step])` as int64 scalars."""
+    def range(*args, output_type="int64", name=None):
+        """`range(stop)`, `range(start, stop[, step])` as scalars of `output_type`
+        (int64)."""
         if not 1 <= len(args) <= 3:
             raise InvalidArgumentError(f"range takes 1 to 3 arguments, received {len(args)}")
         r = range(*(int(a) for a in args))
-        return _Range(r, np.dtype(dtype))
+        return _Range(r, structure.host_dtype(getattr(output_type, "name", output_type)))
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
@@ -396,6 +398,9 @@ class _Tensors(Dataset):
     def _cardinality(self):
         return 1
 
+    def _spec(self):
+        return spec.of_element(self.value)
+
 
 class _Slices(Dataset):
     def __init__(self, value):
@@ -413,6 +418,10 @@ class _Slices(Dataset):
     def _cardinality(self):
         return self.count
 
+    def _spec(self):
+        return spec.unbatched(spec.of_element(structure.map_structure(
+            lambda x: x[:0] if isinstance(x, np.ndarray) else x, self.value)))
+
 
 class _Range(Dataset):
     def __init__(self, r, dtype):
@@ -427,6 +436,9 @@ class _Range(Dataset):
         r = self.r  # not len(): it overflows ssize_t for huge ranges on 32-bit wasm
         return max(0, (r.stop - r.start + r.step - (1 if r.step > 0 else -1)) // r.step)
 
+    def _spec(self):
+        return TensorSpec([], structure.dtype_name(self.dtype))
+
 
 class _Count(Dataset):
     def __init__(self, start):
@@ -440,3 +452,6 @@ class _Count(Dataset):
 
     def _cardinality(self):
         return INFINITE
+
+    def _spec(self):
+        return TensorSpec([], "int64")

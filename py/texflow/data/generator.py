@@ -3,9 +3,9 @@
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from . import structure
+from . import spec, structure
 from .batching import _Shape, _safe, _shapes_tree
-from .dataset import Dataset, Failure
+from .dataset import Dataset, Failure, TensorSpec
 
 
 class Generator(Dataset):
@@ -13,6 +13,9 @@ class Generator(Dataset):
         if not callable(generator):
             raise TypeError(f"`generator` must be callable, received {generator!r}")
         self.generator, self.args = generator, tuple(args or ())
+        if output_signature is None and output_types is None:
+            raise TypeError("To specify the output signature you need to provide either the "
+                            "`output_signature` argument or the `output_types` argument.")
         if output_signature is not None:
             output_types = structure.map_structure(lambda s: s.dtype, output_signature)
             output_shapes = structure.map_structure(lambda s: _Shape(s.shape),
@@ -20,6 +23,19 @@ class Generator(Dataset):
         elif output_shapes is not None:
             output_shapes = _shapes_tree(output_shapes)
         self.types, self.shapes = output_types, output_shapes
+        self.signature = output_signature
+
+    def _spec(self):
+        if self.signature is not None:
+            return structure.map_structure(
+                lambda s: TensorSpec(s.shape, s.dtype), self.signature)
+        if self.types is None:
+            return super()._spec()
+        if self.shapes is None:
+            return structure.map_structure(spec.unknown_shape, self.types)
+        return structure.pack_as(self.types, [
+            TensorSpec([None if d == -1 else d for d in shape], t) for t, shape in
+            zip(structure.flatten(self.types), structure.flatten(self.shapes))])
 
     def _convert(self, value):
         value = structure.normalize(value, False)  # a yielded list is one tensor
@@ -63,9 +79,16 @@ def _cast(value, dtype):
     if target == object:
         if isinstance(value, bytes) or getattr(value, "dtype", None) == object:
             return value
-        raise InvalidArgumentError(f"`generator` yielded {value!r}, expected a string")
+        _not_convertible(value, target)
     arr = np.asarray(value)
-    if arr.dtype == object or (arr.dtype.kind == "f" and target.kind in "iub"):
-        raise InvalidArgumentError(f"`generator` yielded {value!r} of dtype {arr.dtype}, "
-                                   f"which cannot be converted to {target}")
+    if arr.dtype.kind in "OSU" or (arr.dtype.kind == "f" and target.kind in "iub" and arr.size):
+        _not_convertible(value, target)
     return structure.convert(arr.astype(target))
+
+
+def _not_convertible(value, target):
+    shown = value.decode(errors="replace") if isinstance(value, bytes) else value
+    raise InvalidArgumentError(
+        "TypeError: `generator` yielded an element that could not be converted to the "
+        f"expected type. The expected type was {structure.dtype_name(target)}, but the "
+        f"yielded element was {shown}.")

@@ -11,7 +11,7 @@ reader moves on to the next file, as TensorFlow's readers do, so
 import numpy as np
 
 from ..errors import DataLossError, InvalidArgumentError
-from . import sources, tfrecord
+from . import sources, spec, tfrecord
 from .dataset import UNKNOWN, Dataset, Failure
 from .transforms import Interleave
 
@@ -28,6 +28,9 @@ class _FileDataset(Dataset):
             self._inputs = (filenames,)
         else:
             self.files = sources.as_sources(filenames)
+
+    def _spec(self):  # a record or a line: a scalar string
+        return spec.string_scalar()
 
     def _one(self, source):
         """The same reader for one file (used for parallel reads)."""

@@ -11,7 +11,7 @@ import threading
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from . import structure
+from . import spec, structure
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Failure, call
 
 log = logging.getLogger("texflow.data")
@@ -33,6 +33,9 @@ class _Unary(Dataset):
 
     def _cardinality(self):
         return self.inp._cardinality()
+
+    def _spec(self):  # most transformations keep the element's type
+        return self.inp._spec()
 
 
 class WithOptions(_Unary):
@@ -77,6 +80,13 @@ class Map(_Unary):
                     yield first if type(first) is Failure else first.result()
             for item in pending:
                 yield item if type(item) is Failure else item.result()
+
+    def _spec(self):
+        elements = spec.first(self.inp, 2)  # two: sizes that vary are None
+        if not elements:
+            return None
+        results = [structure.normalize(call(self.fn, e), True) for e in elements]
+        return spec.mapped(self.inp._spec(), elements, results)
 
 
 class Filter(_Unary):
@@ -157,6 +167,10 @@ class Interleave(_Unary):
 
     def _cardinality(self):
         return UNKNOWN
+
+    def _spec(self):
+        element = spec.first(self.inp)
+        return None if element is None else call(self.fn, element)._spec()
 
 
 _END = object()
@@ -315,6 +329,9 @@ class Zip(Dataset):
             failed = [i for i in items if type(i) is Failure]
             yield failed[0] if failed else structure.pack_as(self.datasets, items)
 
+    def _spec(self):
+        return structure.pack_as(self.datasets, [d._spec() for d in self._inputs])
+
     def _cardinality(self):
         ns = [d._cardinality() for d in self._inputs]
         finite = [n for n in ns if n >= 0]
@@ -326,6 +343,13 @@ class Zip(Dataset):
 class Concatenate(Dataset):
     def __init__(self, first, second):
         self._inputs = (first, second)
+        a, b = first._spec(), second._spec()
+        if a is not None and b is not None and spec.common(a, b) is None:
+            raise TypeError(f"Incompatible dataset elements:\n  {a} vs.   {b}")
+
+    def _spec(self):
+        a, b = (d._spec() for d in self._inputs)
+        return b if a is None else a if b is None else spec.common(a, b)
 
     def _gen(self, ctx):
         for d in self._inputs:

@@ -1,11 +1,12 @@
 """`tf.keras`: layers, models (Sequential, functional, subclassed) with
 compile/fit/evaluate/predict, losses, metrics, optimizers, callbacks,
-activations, initializers, regularizers, `datasets.mnist`, and `saving` (`.keras`
+activations, initializers, regularizers, constraints, `datasets.mnist`, and `saving` (`.keras`
 archives, `.weights.safetensors` files).
 """
 
-from . import (activations, backend, callbacks, datasets, initializers, layers,  # noqa: F401
-               losses, metrics, models, optimizers, regularizers, saving, utils)
+from . import (activations, backend, callbacks, constraints, datasets,  # noqa: F401
+               initializers, layers, losses, metrics, models, optimizers, regularizers,
+               saving, utils)
 from .layers import Input, InputSpec, Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from .variables import KerasVariable as Variable  # noqa: F401

@@ -21,7 +21,7 @@ from ...checkpoint.state import restore_pending
 from ...data import structure
 from ...engine.ndarray import NDArray, to_numpy
 from ...ops import elementwise as ew
-from .. import backend, initializers, regularizers
+from .. import backend, constraints, initializers, regularizers
 from ..serialization import serializable
 from ..variables import KerasVariable
 from .input_spec import (InputSpec, as_tensor, check_input_spec,  # noqa: F401
@@ -247,7 +247,8 @@ class Layer:
         with backend.name_scope(self.name) if backend.current_path().split("/")[-1] \
                 != self.name else contextlib.nullcontext():
             v = KerasVariable(init, shape=shape, dtype=dtype, trainable=trainable, name=name,
-                              regularizer=regularizers.get(regularizer), constraint=constraint)
+                              regularizer=regularizers.get(regularizer),
+                              constraint=constraints.get(constraint))
         if not self._trainable and trainable:
             v.trainable = False
         self._track_variable(v)

@@ -6,7 +6,7 @@ from ...errors import InvalidArgumentError
 from ...ops import elementwise as ew
 from ...ops.matmul import matmul
 from ...ops.movement import gather, reshape
-from .. import activations, backend, initializers, regularizers
+from .. import activations, backend, constraints, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
 from .base import InputSpec, Layer, float_input, standardize_shape
 from .node import KerasTensor, Node
@@ -95,7 +95,8 @@ def store_kernel_settings(layer, activation, use_bias, kernel_initializer, bias_
     layer.bias_initializer = initializers.get(bias_initializer)
     layer.kernel_regularizer = regularizers.get(kernel_regularizer)
     layer.bias_regularizer = regularizers.get(bias_regularizer)
-    layer.kernel_constraint, layer.bias_constraint = kernel_constraint, bias_constraint
+    layer.kernel_constraint = constraints.get(kernel_constraint)
+    layer.bias_constraint = constraints.get(bias_constraint)
 
 
 def add_kernel_and_bias(layer, kernel_shape):
@@ -212,7 +213,7 @@ class Embedding(Layer):
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = embeddings_constraint
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.mask_zero = mask_zero
         self._initial_weights = weights
 

@@ -3,7 +3,7 @@
 from ...ops import elementwise as ew
 from ...ops.movement import reshape
 from ...ops.nn import batch_normalization, moments
-from .. import initializers, regularizers
+from .. import constraints, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
 from .base import InputSpec, Layer, float_input
 
@@ -59,7 +59,8 @@ class _Normalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.beta_regularizer = regularizers.get(beta_regularizer)
         self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint, self.gamma_constraint = beta_constraint, gamma_constraint
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
 
     def _common_config(self):
         return {
