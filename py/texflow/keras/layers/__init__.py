@@ -2,8 +2,8 @@
 
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .base import InputSpec, Layer
-from .conv import Conv1D, Conv2D
-from .conv_transpose import Conv1DTranspose, Conv2DTranspose
+from .conv import Conv1D, Conv2D, Conv3D
+from .conv_transpose import Conv1DTranspose, Conv2DTranspose, Conv3DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda, Masking
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .einsum_dense import EinsumDense
@@ -26,6 +26,8 @@ from .reshaping import (Cropping1D, Cropping2D, Cropping3D, Flatten, Permute, Re
 # Keras's aliases.
 Convolution2D = Conv2D
 Convolution1D = Conv1D
+Convolution3D = Conv3D
+Convolution3DTranspose = Conv3DTranspose
 Convolution2DTranspose = Conv2DTranspose
 Convolution1DTranspose = Conv1DTranspose
 SeparableConvolution2D = SeparableConv2D
