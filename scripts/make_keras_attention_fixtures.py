@@ -93,6 +93,44 @@ EINSUM = [
 ]
 
 
+# (class, config, shapes [query, value, key?], call kwargs builder)
+DOT = [
+    ("Attention", {}, [(2, 3, 4), (2, 5, 4)], {}),
+    ("Attention", {"use_scale": True}, [(2, 3, 4), (2, 5, 4), (2, 5, 4)],
+     {"mask": lambda: [np.array([[1, 0, 1], [1, 1, 1]], bool),
+                       np.array([[1, 1, 0, 1, 0], [1, 0, 0, 0, 0]], bool)],
+      "return_attention_scores": True}),
+    ("Attention", {"score_mode": "concat"}, [(2, 4, 3), (2, 4, 3)],
+     {"use_causal_mask": True, "return_attention_scores": True}),
+    ("Attention", {"score_mode": "concat", "use_scale": True}, [(1, 3, 2), (1, 4, 2)],
+     {"mask": lambda: [None, np.array([[1, 1, 0, 1]], bool)], "use_causal_mask": True}),
+    ("Attention", {"dropout": 0.5}, [(2, 3, 4), (2, 5, 4)], {"training": False}),
+    ("AdditiveAttention", {}, [(2, 3, 4), (2, 5, 4)],
+     {"mask": lambda: [None, np.array([[1, 1, 0, 1, 0], [0, 1, 1, 1, 1]], bool)]}),
+    ("AdditiveAttention", {"use_scale": False}, [(2, 4, 3), (2, 4, 3), (2, 4, 3)],
+     {"use_causal_mask": True, "return_attention_scores": True}),
+]
+
+
+def dot_cases():
+    cases = []
+    for name, config, shapes, kwargs in DOT:
+        layer = getattr(keras.layers, name)(**config)
+        inputs = [rand(*s) for s in shapes]
+        layer.build(shapes)
+        weights = [rand(*w.shape) for w in layer.weights]
+        layer.set_weights(weights)
+        call_kwargs = {k: v() if callable(v) else v for k, v in kwargs.items()}
+        outputs, cotangents, grads = grads_of(layer, inputs,
+                                              lambda t: layer(list(t), **call_kwargs))
+        cases.append({"layer": name, "config": config, "inputs": inputs,
+                      "weights": weights, "kwargs": call_kwargs, "outputs": outputs,
+                      "cotangents": cotangents, "grads": grads,
+                      "weight_paths": [w.path for w in layer.weights],
+                      "built_config": layer.get_config()})
+    return cases
+
+
 def grads_of(layer, inputs, call):
     """Outputs, and gradients of sum(outputs * cotangents) wrt inputs and weights."""
     tensors = [tf.constant(x) for x in inputs]
@@ -152,7 +190,7 @@ def einsum_cases():
 
 def main():
     result = {"_made_by": f"keras {keras.__version__}", "mha": mha_cases(),
-              "einsum_dense": einsum_cases()}
+              "einsum_dense": einsum_cases(), "dot": dot_cases()}
     OUT.write_text(json.dumps(plain(result), separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes)")
 

@@ -1,4 +1,5 @@
-"""Keras attention layers (MultiHeadAttention, EinsumDense) against real Keras 3.15 with
+"""Keras attention layers (MultiHeadAttention, EinsumDense, Attention,
+AdditiveAttention) against real Keras 3.15 with
 the same inputs and weights (tests/data/keras/attention.json, written by
 scripts/make_keras_attention_fixtures.py): outputs, masks, attention scores, the
 gradients with respect to inputs and weights, weight paths and get_config, on every
@@ -13,12 +14,15 @@ from keras_cases import arr, close
 
 MHA_CASES = keras_cases.cases("mha", "attention.json")
 EINSUM_CASES = keras_cases.cases("einsum_dense", "attention.json")
+DOT_CASES = keras_cases.cases("dot", "attention.json")
 
 
 def _kwargs(case):
     out = {}
     for name, value in case["kwargs"].items():
-        if name.endswith("mask"):
+        if name == "mask":  # Attention's [query_mask, value_mask]
+            value = [None if m is None else np.asarray(m) for m in value]
+        elif name.endswith("mask"):
             value = np.asarray(value)
             value = value.astype(np.float32) if value.dtype.kind == "f" else value
         out[name] = value
@@ -34,6 +38,8 @@ def _replay(case, make):
         shapes = [x.shape for x in inputs]
         layer.build(shapes[0], shapes[1] if len(shapes) > 1 else shapes[0],
                     shapes[2] if len(shapes) > 2 else None)
+    elif isinstance(layer, tf.keras.layers.Attention):
+        layer.build([x.shape for x in inputs])
     else:
         layer.build(inputs[0].shape)
     # the layer's own name is numbered by what ran before; the rest is Keras's path
@@ -43,7 +49,9 @@ def _replay(case, make):
     tensors = [tf.constant(x) for x in inputs]
     with tf.GradientTape() as tape:
         tape.watch(tensors)
-        if len(tensors) == 1 and not isinstance(layer, tf.keras.layers.EinsumDense):
+        if isinstance(layer, tf.keras.layers.Attention):
+            outputs = layer(list(tensors), **kwargs)
+        elif len(tensors) == 1 and not isinstance(layer, tf.keras.layers.EinsumDense):
             outputs = layer(tensors[0], tensors[0], **kwargs)
         else:
             outputs = layer(*tensors, **kwargs)
@@ -78,6 +86,11 @@ def test_multi_head_attention_matches_keras(case):
 @each_backend(case=EINSUM_CASES)
 def test_einsum_dense_matches_keras(case):
     _replay(case, lambda: tf.keras.layers.EinsumDense(**case["config"]))
+
+
+@each_backend(case=DOT_CASES)
+def test_attention_and_additive_attention_match_keras(case):
+    _replay(case, lambda: getattr(tf.keras.layers, case["layer"])(**case["config"]))
 
 
 def _transformer_block(seed):

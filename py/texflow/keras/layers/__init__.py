@@ -1,6 +1,7 @@
 """`tf.keras.layers`: the layer classes, a module per family."""
 
 from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
+from .attention import AdditiveAttention, Attention
 from .base import InputSpec, Layer
 from .conv import Conv1D, Conv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
