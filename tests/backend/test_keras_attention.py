@@ -1,5 +1,5 @@
 """Keras attention layers (MultiHeadAttention, EinsumDense, Attention,
-AdditiveAttention) against real Keras 3.15 with
+AdditiveAttention, GroupQueryAttention) against real Keras 3.15 with
 the same inputs and weights (tests/data/keras/attention.json, written by
 scripts/make_keras_attention_fixtures.py): outputs, masks, attention scores, the
 gradients with respect to inputs and weights, weight paths and get_config, on every
@@ -15,6 +15,7 @@ from keras_cases import arr, close
 MHA_CASES = keras_cases.cases("mha", "attention.json")
 EINSUM_CASES = keras_cases.cases("einsum_dense", "attention.json")
 DOT_CASES = keras_cases.cases("dot", "attention.json")
+GQA_CASES = keras_cases.cases("gqa", "attention.json")
 
 
 def _kwargs(case):
@@ -34,7 +35,8 @@ def _replay(case, make):
     layer = make()
     inputs = [arr(x) for x in case["inputs"]]
     kwargs = _kwargs(case)
-    if isinstance(layer, tf.keras.layers.MultiHeadAttention):
+    if isinstance(layer, (tf.keras.layers.MultiHeadAttention,
+                          tf.keras.layers.GroupQueryAttention)):
         shapes = [x.shape for x in inputs]
         layer.build(shapes[0], shapes[1] if len(shapes) > 1 else shapes[0],
                     shapes[2] if len(shapes) > 2 else None)
@@ -93,6 +95,11 @@ def test_attention_and_additive_attention_match_keras(case):
     _replay(case, lambda: getattr(tf.keras.layers, case["layer"])(**case["config"]))
 
 
+@each_backend(case=GQA_CASES)
+def test_group_query_attention_matches_keras(case):
+    _replay(case, lambda: tf.keras.layers.GroupQueryAttention(**case["config"]))
+
+
 def _transformer_block(seed):
     tf.keras.utils.set_random_seed(seed)
     x = tf.keras.Input((6, 8))
@@ -122,11 +129,19 @@ def test_a_transformer_block_trains_the_same_compiled_and_eagerly():
 
 
 @each_backend
-def test_multi_head_attention_saves_and_loads():
+def test_attention_layers_save_and_load():
     import os
     import tempfile
 
-    model = _transformer_block(1)
+    tf.keras.utils.set_random_seed(1)
+    q = tf.keras.Input((6, 8))
+    h = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)(q, q, use_causal_mask=True)
+    h = tf.keras.layers.GroupQueryAttention(2, 4, 2, use_gate=True)(h, h)
+    h = tf.keras.layers.Attention(use_scale=True, score_mode="concat")([h, q])
+    h = tf.keras.layers.AdditiveAttention()([h, q])
+    model = tf.keras.Model(q, tf.keras.layers.EinsumDense("abc,cd->abd", (None, 2))(h))
+    for layer in model.layers:  # away from the initial values (AdditiveAttention's ones)
+        layer.set_weights([w + 0.1 for w in layer.get_weights()])
     x = np.random.default_rng(0).normal(size=(2, 6, 8)).astype(np.float32)
     path = os.path.join(tempfile.mkdtemp(), "block.keras")
     model.save(path)

@@ -8,6 +8,7 @@ from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .einsum_dense import EinsumDense
+from .grouped_query_attention import GroupedQueryAttention as GroupQueryAttention
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .multi_head_attention import MultiHeadAttention
 from .normalization import BatchNormalization, LayerNormalization
