@@ -215,4 +215,48 @@ SNIPPETS = {
                                                    "v = lst(r)\n"
                                                    "(spec(r), len(v) > 0, "
                                                    "all(c == x for c, x in v))",
+    # options, iterator checkpoints, cardinality assertions
+    "data_guide_state/options": _H + "options = tf.data.Options()\n"
+                                     "options.deterministic = False\n"
+                                     "options.experimental_optimization.map_parallelization = "
+                                     "True\noptions.autotune.ram_budget = 2**30\n"
+                                     "ds = tf.data.Dataset.range(3).with_options(options)\n"
+                                     "o = ds.options()\n"
+                                     "(lst(ds), o.deterministic, "
+                                     "o.experimental_optimization.map_parallelization, "
+                                     "o.experimental_optimization.map_fusion, "
+                                     "o.autotune.ram_budget, o.autotune.enabled)",
+    "data_guide_state/iterator_checkpoint": _H + "import tempfile\n"
+                                                 "range_ds = tf.data.Dataset.range(20)\n"
+                                                 "iterator = iter(range_ds)\n"
+                                                 "ckpt = tf.train.Checkpoint(step=tf.Variable(0),"
+                                                 " iterator=iterator)\n"
+                                                 "manager = tf.train.CheckpointManager(ckpt, "
+                                                 "tempfile.mkdtemp(), max_to_keep=3)\n"
+                                                 "a = [next(iterator).numpy() for _ in range(5)]\n"
+                                                 "save_path = manager.save()\n"
+                                                 "b = [next(iterator).numpy() for _ in range(5)]\n"
+                                                 "ckpt.restore(manager.latest_checkpoint)\n"
+                                                 "c = [next(iterator).numpy() for _ in range(5)]\n"
+                                                 "fresh = iter(range_ds.map(lambda x: x))\n"
+                                                 "tf.train.Checkpoint(iterator=fresh).restore("
+                                                 "save_path)\n"
+                                                 "(a, b, c, [next(fresh).numpy() for _ in "
+                                                 "range(3)])",
+    "data_guide_state/assert_cardinality": _H + "ds = tf.data.Dataset.range(5).filter(lambda x: "
+                                                "True).apply(tf.data.experimental."
+                                                "assert_cardinality(5))\n"
+                                                "(int(ds.cardinality()), lst(ds))",
+    "data_guide_state/assert_cardinality_more": (
+        "list(tf.data.Dataset.range(3).apply(tf.data.experimental.assert_cardinality(2)))",
+        {"match": ["expected to contain 2 elements but contained at least 3 elements"]}),
+    "data_guide_state/assert_cardinality_fewer": (
+        "list(tf.data.Dataset.range(3).apply(tf.data.experimental.assert_cardinality(5)))",
+        {"match": ["expected to contain 5 elements but contained only 3 elements"]}),
+    "data_guide_state/cardinalities": "r = tf.data.Dataset.range(5)\n"
+                                      "[int(d.cardinality()) for d in [r.map(lambda x: x), "
+                                      "r.batch(2).unbatch(), r.shuffle(2), r.cache(), "
+                                      "r.prefetch(1), r.enumerate(), r.batch(2).rebatch(2), "
+                                      "r.repeat().take(5), r.repeat().skip(5), "
+                                      "r.flat_map(lambda x: r), tf.data.Dataset.from_tensors(1)]]",
 }

@@ -22,7 +22,7 @@ import numpy as np
 from ..engine import trace
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..tensor_spec import TensorSpec  # noqa: F401  (tf.data's element_spec type)
-from . import spec, structure
+from . import iterator_state, spec, structure
 from .extra_methods import ExtraMethods
 from .options import Options
 from .traced_loop import TracedLoop, element_shapes
@@ -326,6 +326,8 @@ class DatasetIterator:
         self._gen = dataset._gen(Context(dataset.options()))
         self._tensors = tensors
         self._ahead = []  # an element a get_concrete_function trace looked at
+        self._pulled = 0  # elements taken from _gen (a checkpoint's position)
+        self._checkpointed = False  # a checkpoint walked it: check its position
 
     def __iter__(self):
         return self
@@ -339,7 +341,13 @@ class DatasetIterator:
 
     def _next(self, keep=False):
         """The next element; `keep`: it stays the next one (a dry trace's)."""
-        element = self._ahead.pop() if self._ahead else next(self._gen)
+        if self._checkpointed:
+            iterator_state.follow(self)
+        if self._ahead:
+            element = self._ahead.pop()
+        else:
+            element = next(self._gen)
+            self._pulled += 1
         if keep:
             self._ahead.append(element)
         if type(element) is Failure:
@@ -456,3 +464,6 @@ class _Count(Dataset):
 
     def _spec(self):
         return TensorSpec([], "int64")
+
+
+iterator_state.register(DatasetIterator)

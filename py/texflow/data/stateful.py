@@ -3,7 +3,7 @@ random, sample_from_datasets, choose_from_datasets, rejection_resample."""
 
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..errors import FailedPreconditionError, InvalidArgumentError
 from . import spec, structure
 from .dataset import INFINITE, UNKNOWN, Dataset, Failure, TensorSpec, call
 from .transforms import _END, _Unary
@@ -290,3 +290,32 @@ class RejectionResample(_Unary):
 
     def _spec(self):  # the class_func's type: read from the data
         return spec.from_data(self)
+
+
+class AssertCardinality(_Unary):
+    """tf.data.experimental.assert_cardinality: declares the number of elements, and
+    raises FailedPreconditionError where the data has another."""
+
+    def __init__(self, inp, expected):
+        super().__init__(inp)
+        self.expected = int(_scalar(expected))
+
+    def _gen(self, ctx):
+        count = 0
+        for e in self.inp._gen(ctx):
+            if type(e) is not Failure:
+                count += 1
+                if 0 <= self.expected < count:
+                    yield Failure(FailedPreconditionError(
+                        f"Input dataset was expected to contain {self.expected} elements but "
+                        f"contained at least {count} elements."))
+                    return
+            yield e
+        if count < self.expected or self.expected == INFINITE:
+            which = "infinite" if self.expected == INFINITE else str(self.expected)
+            yield Failure(FailedPreconditionError(
+                f"Input dataset was expected to contain {which} elements but contained only "
+                f"{count} elements."))
+
+    def _cardinality(self):
+        return self.expected
