@@ -259,4 +259,28 @@ SNIPPETS = {
                                       "r.prefetch(1), r.enumerate(), r.batch(2).rebatch(2), "
                                       "r.repeat().take(5), r.repeat().skip(5), "
                                       "r.flat_map(lambda x: r), tf.data.Dataset.from_tensors(1)]]",
+    # printing a dataset: TensorFlow's class names and element_spec
+    "data_guide_repr/datasets": "r = tf.data.Dataset.range(4)\n"
+                                "s = tf.data.Dataset.from_tensor_slices(({'a': np.ones((3, 2), "
+                                "np.float32)}, ['x', 'y', 'z']))\n"
+                                "[repr(d) for d in [r, s, s.batch(2), r.map(lambda x: x * 2), "
+                                "r.map(lambda x: x, num_parallel_calls=tf.data.AUTOTUNE), "
+                                "r.filter(lambda x: x > 1), r.flat_map(lambda x: r), "
+                                "r.interleave(lambda x: r, cycle_length=2), r.padded_batch(2), "
+                                "r.shuffle(2), r.repeat(), r.take(1), r.skip(1), r.shard(2, 0), "
+                                "r.enumerate(), r.concatenate(r), r.cache(), r.prefetch(1), "
+                                "r.window(2), r.batch(2).unbatch(), r.batch(2).rebatch(1), "
+                                "tf.data.Dataset.from_tensors(1.0), r.with_options("
+                                "tf.data.Options()), tf.data.Dataset.from_generator(lambda: "
+                                "iter([1]), output_types=tf.int32)]]",
+    "data_guide_repr/more_datasets": "r = tf.data.Dataset.range(4)\n"
+                                     "[repr(d).split(' element_spec')[0] for d in ["
+                                     "r.scan(np.int64(0), lambda s, x: (s, x)), "
+                                     "r.take_while(lambda x: True), r.unique(), "
+                                     "r.group_by_window(lambda x: x, lambda k, w: w, 2), "
+                                     "tf.data.Dataset.sample_from_datasets([r, r]), "
+                                     "tf.data.Dataset.choose_from_datasets([r], "
+                                     "tf.data.Dataset.range(1)), tf.data.Dataset.counter(), "
+                                     "tf.data.Dataset.random(), r.ignore_errors(), "
+                                     "r.apply(tf.data.experimental.assert_cardinality(4))]]",
 }

@@ -101,6 +101,10 @@ class Dataset(ExtraMethods):
     def __bool__(self):
         return True
 
+    def __repr__(self):  # TensorFlow's class names, so printing a dataset reads the same
+        name = getattr(self, "_tf_name", None) or f"_{type(self).__name__.strip('_')}Dataset"
+        return f"<{name} element_spec={self.element_spec!r}>"
+
     def _spec(self):
         return spec.from_data(self)
 
@@ -220,7 +224,9 @@ class Dataset(ExtraMethods):
     def flat_map(self, map_func, name=None):
         """Maps each element to a dataset and flattens the results in order."""
         from .transforms import Interleave
-        return Interleave(self, map_func, 1, 1, None)
+        ds = Interleave(self, map_func, 1, 1, None)
+        ds._tf_name = "_FlatMapDataset"
+        return ds
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
@@ -398,6 +404,7 @@ def _own(leaf):
 
 
 class _Tensors(Dataset):
+    _tf_name = "_TensorDataset"
     def __init__(self, value):
         self.value = value
 
@@ -412,6 +419,7 @@ class _Tensors(Dataset):
 
 
 class _Slices(Dataset):
+    _tf_name = "_TensorSliceDataset"
     def __init__(self, value):
         self.value = value
         self.leaves, self.count = structure.slices(value)
@@ -450,6 +458,7 @@ class _Range(Dataset):
 
 
 class _Count(Dataset):
+    _tf_name = "_RangeDataset"
     def __init__(self, start):
         self.start = start
 

@@ -103,6 +103,7 @@ class Unique(_Unary):
 
 
 class Counter(Dataset):
+    _tf_name = "_ScanDataset"
     def __init__(self, start, step, dtype):
         self.start, self.step = start, step
         self.dtype = structure.host_dtype(getattr(dtype, "name", dtype))
@@ -122,6 +123,8 @@ class Counter(Dataset):
 
 class RandomInts(Dataset):
     """Dataset.random: non-negative int64 numbers, texflow's (numpy's generator)."""
+
+    _tf_name = "_RandomDataset"
 
     def __init__(self, seed, rerandomize):
         self.seed, self.rerandomize, self.passes = seed, rerandomize, 0
@@ -158,6 +161,8 @@ def _common_spec(datasets):
 
 class Choose(Dataset):
     """choose_from_datasets: the element of datasets[i] for each i of `choices`."""
+
+    _tf_name = "_DirectedInterleaveDataset"
 
     def __init__(self, datasets, choices, stop_on_empty):
         self.datasets, self.choices, self.stop = list(datasets), choices, stop_on_empty
@@ -205,6 +210,8 @@ class Choose(Dataset):
 class Sample(Dataset):
     """sample_from_datasets: each element from a dataset drawn by `weights` (texflow's
     numbers); an exhausted dataset ends the sampling or leaves it."""
+
+    _tf_name = "_DirectedInterleaveDataset"
 
     def __init__(self, datasets, weights, seed, stop_on_empty, rerandomize):
         self.datasets = list(datasets)

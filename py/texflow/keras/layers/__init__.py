@@ -15,6 +15,9 @@ from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
                       GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                       GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D, MaxPooling3D)
+from .image_affine import RandomRotation, RandomTranslation, RandomZoom
+from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomCrop,
+                                  RandomFlip, RandomHeight, RandomWidth, Resizing)
 from .preprocessing import Rescaling
 from .regularization import Dropout
 from .reshaping import Flatten, Permute, RepeatVector, Reshape, ZeroPadding2D
