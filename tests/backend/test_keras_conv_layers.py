@@ -1,5 +1,5 @@
-"""Conv2DTranspose, Conv1DTranspose, DepthwiseConv2D/1D and SeparableConv2D/1D against
-real Keras 3 (tests/data/keras/conv_layers.json, written by
+"""Conv2DTranspose, Conv1DTranspose, DepthwiseConv2D/1D, SeparableConv2D/1D, Conv3D and
+Conv3DTranspose against real Keras 3 (tests/data/keras/conv_layers.json, written by
 scripts/make_keras_conv_fixtures.py): outputs, gradients for the input and every weight,
 weight names and shapes, output shapes and default configs, on every backend."""
 
@@ -33,6 +33,8 @@ def test_conv_layer_matches_keras(case):
         grads = tape.gradient(y, [xv] + layer.trainable_weights,
                               output_gradients=tf.constant(arr(case["dy"])))
         close(y.numpy(), case["output"], what=what)
+        if case["grad_input"] is None:  # grouped: TensorFlow's CPU has no gradient
+            return
         close(grads[0].numpy(), case["grad_input"], what=what + " input gradient")
         for weight, mine, theirs in zip(layer.trainable_weights, grads[1:],
                                         case["grad_weights"]):

@@ -3,8 +3,8 @@
 from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
 from .attention import AdditiveAttention, Attention
 from .base import InputSpec, Layer
-from .conv import Conv1D, Conv2D
-from .conv_transpose import Conv1DTranspose, Conv2DTranspose
+from .conv import Conv1D, Conv2D, Conv3D
+from .conv_transpose import Conv1DTranspose, Conv2DTranspose, Conv3DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .einsum_dense import EinsumDense
@@ -25,6 +25,8 @@ from .reshaping import Flatten, Permute, RepeatVector, Reshape, ZeroPadding2D
 # Keras's aliases.
 Convolution2D = Conv2D
 Convolution1D = Conv1D
+Convolution3D = Conv3D
+Convolution3DTranspose = Conv3DTranspose
 Convolution2DTranspose = Conv2DTranspose
 Convolution1DTranspose = Conv1DTranspose
 SeparableConvolution2D = SeparableConv2D

@@ -1,9 +1,10 @@
-"""Convolution layers: Conv2D and Conv1D (channels last)."""
+"""Convolution layers: Conv2D, Conv1D and Conv3D (channels last)."""
 
 import numpy as np
 
 from ...ops import elementwise as ew
 from ...ops.conv import conv2d
+from ...ops.conv3d import conv3d
 from ...ops.movement import expand_dims, squeeze
 from ..serialization import serializable, serialize_keras_object
 from .base import InputSpec, Layer, float_input
@@ -75,10 +76,15 @@ class _Conv(Layer):
         self.padding = normalize_padding(padding)
         self.data_format = normalize_data_format(data_format)
         self.dilation_rate = normalize_tuple(dilation_rate, n, "dilation_rate")
-        if groups != 1:
-            raise ValueError(f"texflow's convolution layers have groups=1 only, received "
-                             f"groups={groups}")
-        self.groups = 1
+        if not isinstance(groups, (int, np.integer)) or groups <= 0:
+            raise ValueError(f"The number of groups must be a positive integer. Received: "
+                             f"groups={groups}.")
+        if self.filters % groups:
+            raise ValueError(f"The number of filters must be evenly divisible by the number "
+                             f"of groups. Received: groups={groups}, filters={filters}.")
+        if groups != 1 and n == 3:
+            raise ValueError(f"texflow's Conv3D has groups=1 only, received groups={groups}")
+        self.groups = int(groups)
         if max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError(f"`strides > 1` not supported in conjunction with "
                              f"`dilation_rate > 1`. Received: strides={self.strides} and "
@@ -93,7 +99,12 @@ class _Conv(Layer):
         if channels is None:
             raise ValueError(f'Layer "{self.name}": the channel dimension of the inputs '
                              f"should be defined. Found None in shape {input_shape}")
-        add_kernel_and_bias(self, self.kernel_size + (channels, self.filters))
+        if channels % self.groups:
+            raise ValueError(f"The number of input channels must be evenly divisible by the "
+                             f"number of groups. Received groups={self.groups}, but the input "
+                             f"has {channels} channels (full input shape is {input_shape}).")
+        # groups > 1: conv2d's grouped rule (input channels a multiple of the kernel's)
+        add_kernel_and_bias(self, self.kernel_size + (channels // self.groups, self.filters))
         self.input_spec = InputSpec(min_ndim=self.rank + 2, axes={-1: channels})
 
     def _finish(self, y):
@@ -129,6 +140,9 @@ class Conv2D(_Conv):
         strides: an int or (sh, sw) (default 1).
         padding: 'valid' (default) or 'same'.
         dilation_rate: an int or (dh, dw) (default 1).
+        groups: channel groups (default 1): the input's channels and `filters` split into
+            `groups` blocks, output block g convolving input block g only (the kernel is
+            [kh, kw, in_channels / groups, filters]).
         activation, use_bias, *_initializer, *_regularizer, *_constraint: as Dense.
 
     >>> layer = tf.keras.layers.Conv2D(32, 3, activation="relu")
@@ -159,3 +173,20 @@ class Conv1D(_Conv):
         y = conv2d(expand_dims(float_input(inputs), 1), kernel, (1,) + self.strides,
                    self.padding.upper(), dilations=(1,) + self.dilation_rate)
         return self._finish(squeeze(y, 1))
+
+
+@serializable(_MODULE)
+class Conv3D(_Conv):
+    """3-D convolution over (batch, depth, height, width, channels) volumes; the kernel is
+    [*kernel_size, in_channels, filters].
+
+    >>> tf.keras.layers.Conv3D(4, 3)(np.zeros((1, 5, 5, 5, 2), np.float32)).shape
+    TensorShape([1, 3, 3, 3, 4])
+    """
+
+    rank = 3
+
+    def call(self, inputs):
+        y = conv3d(float_input(inputs), self.kernel, (1,) + self.strides + (1,),
+                   self.padding.upper(), dilations=(1,) + self.dilation_rate + (1,))
+        return self._finish(y)
