@@ -10,7 +10,10 @@ import types as _types
 
 from .csv_dataset import CsvDataset, make_csv_dataset
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetIterator, TensorSpec
-from .options import AutoShardPolicy, DistributeOptions, Options, ThreadingOptions
+from .extra_methods import experimental_names
+from .windowing import DatasetSpec
+from .options import (AutoShardPolicy, AutotuneOptions, DistributeOptions, OptimizationOptions,
+                      Options, ThreadingOptions)
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from .sources import BlobSource, FileSource, MemorySource, Source, URLSource
 
@@ -18,15 +21,17 @@ INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 
 experimental = _types.SimpleNamespace(
+    **vars(experimental_names(Dataset)),
     AUTOTUNE=AUTOTUNE, AutoShardPolicy=AutoShardPolicy, CsvDataset=CsvDataset,
-    DistributeOptions=DistributeOptions, INFINITE_CARDINALITY=INFINITE,
+    AutotuneOptions=AutotuneOptions, DistributeOptions=DistributeOptions,
+    INFINITE_CARDINALITY=INFINITE, OptimizationOptions=OptimizationOptions,
     UNKNOWN_CARDINALITY=UNKNOWN, ThreadingOptions=ThreadingOptions,
     make_csv_dataset=make_csv_dataset,
     ignore_errors=lambda log_warning=False: lambda ds: ds.ignore_errors(log_warning),
     cardinality=lambda ds: ds.cardinality(),
 )
 
-__all__ = ["AUTOTUNE", "AutoShardPolicy", "BlobSource", "CsvDataset", "Dataset",
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "BlobSource", "CsvDataset", "Dataset", "DatasetSpec",
            "DatasetIterator", "DistributeOptions", "FileSource", "FixedLengthRecordDataset",
            "MemorySource", "Options", "Source", "TFRecordDataset", "TensorSpec",
            "TextLineDataset", "ThreadingOptions", "URLSource", "experimental",
