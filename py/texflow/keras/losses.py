@@ -481,3 +481,15 @@ def deserialize(config, custom_objects=None):
     if isinstance(config, str):
         return get(config)
     return deserialize_keras_object(config, custom_objects, what="loss")
+
+
+from .losses_extra import (BinaryFocalCrossentropy, CategoricalFocalCrossentropy,  # noqa
+                           CategoricalGeneralizedCrossEntropy, Dice, Tversky,
+                           binary_focal_crossentropy, categorical_focal_crossentropy,
+                           categorical_generalized_cross_entropy, dice, tversky)
+
+# Keras 3's losses.get knows these functions by name, but not the generalized cross-entropy
+_FUNCTIONS.update({fn.__name__: fn for fn in (binary_focal_crossentropy,
+                                              categorical_focal_crossentropy, dice, tversky)})
+_CLASSES.update({c.__name__: c for c in (BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
+                                         Dice, Tversky, CategoricalGeneralizedCrossEntropy)})
