@@ -1,9 +1,9 @@
 """Keras's preprocessing, augmentation, noise, cropping and padding layers on every
-backend: against outputs recorded from real Keras 3.15 where the output is determined (tests/data/keras/
-preprocessing.json, scripts/make_keras_preprocessing_fixtures.py), and by properties where
-it is random (texflow's random numbers are its own): inactive outside training and in
-predict, each image transformed by one draw within the layer's range, fresh draws at every
-call of a tf.function, and the same draws for the same seed."""
+backend: against outputs recorded from real Keras 3.15 where the output is determined
+(tests/data/keras/preprocessing.json, scripts/make_keras_preprocessing_fixtures.py), and by
+properties where it is random (texflow's random numbers are its own): inactive outside
+training and in predict, each image transformed by one draw within the layer's range, fresh
+draws at every call of a tf.function, and the same draws for the same seed."""
 
 import numpy as np
 
