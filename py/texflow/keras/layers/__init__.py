@@ -11,7 +11,10 @@ from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
                       GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D, MaxPooling3D)
 from .preprocessing import Rescaling
 from .regularization import Dropout
+from .rnn import GRU, LSTM, RNN, SimpleRNN
+from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
 from .reshaping import Flatten, Permute, RepeatVector, Reshape, ZeroPadding2D
+from .wrappers import Bidirectional
 
 # Keras's aliases.
 Convolution2D = Conv2D
