@@ -64,6 +64,44 @@ def conv2d_backprop_filter(x, dy, filter_shape, strides=1, padding="VALID", dila
     return dw.astype(F32)
 
 
+def conv2d_transpose(x, w, output_shape, strides=1, padding="VALID", dilations=1):
+    """conv2d's adjoint: each input pixel x[:, i, j] spreads x[:, i, j] @ w[..., o, :]^T
+    over the window that output pixel (i, j) of a conv2d of `output_shape` reads (w is
+    [kh, kw, out, in])."""
+    w = np.asarray(w, F64)
+    strides, dilations = _pair(strides), _pair(dilations)
+    (kh, kw), (sh, sw), (dh, dw) = w.shape[:2], strides, dilations
+    (pt, pb), (pl, pr) = _pads(padding, output_shape[1:3], (kh, kw), strides, dilations)
+    n, h, wd, c = output_shape
+    out = np.zeros((n, h + pt + pb, wd + pl + pr, c))
+    x = np.asarray(x, F64)
+    for i in range(x.shape[1]):
+        for j in range(x.shape[2]):
+            for a in range(kh):
+                for b in range(kw):
+                    out[:, i * sh + a * dh, j * sw + b * dw] += x[:, i, j] @ w[a, b].T
+    return out[:, pt:pt + h, pl:pl + wd].astype(F32)
+
+
+def depthwise_conv2d(x, w, strides=1, padding="VALID", dilations=1):
+    """Each channel c of x through conv2d with its own filters w[:, :, c:c + 1, :]."""
+    return np.concatenate([conv2d(x[..., c:c + 1], w[:, :, c:c + 1], strides, padding,
+                                  dilations) for c in range(x.shape[3])], axis=3)
+
+
+def depthwise_conv2d_grads(x, w, dy, strides=1, padding="VALID", dilations=1):
+    """(input gradient, filter gradient) of sum(depthwise_conv2d(x, w) * dy), channel by
+    channel from conv2d's."""
+    m = w.shape[3]
+    dx = [conv2d_transpose(dy[..., c * m:(c + 1) * m], w[:, :, c:c + 1],
+                           x.shape[:3] + (1,), strides, padding, dilations)
+          for c in range(x.shape[3])]
+    dw = [conv2d_backprop_filter(x[..., c:c + 1], dy[..., c * m:(c + 1) * m],
+                                 w.shape[:2] + (1, m), strides, padding, dilations)
+          for c in range(x.shape[3])]
+    return np.concatenate(dx, axis=3), np.concatenate(dw, axis=2)
+
+
 def _pool(x, ksize, strides, padding, reduce):
     ksize = _pair(ksize)
     strides = _pair(strides) if strides is not None else ksize

@@ -10,6 +10,8 @@ import types as _types
 
 from .csv_dataset import CsvDataset, make_csv_dataset
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetIterator, TensorSpec
+from .extra_methods import experimental_names
+from .windowing import DatasetSpec
 from .options import AutoShardPolicy, DistributeOptions, Options, ThreadingOptions
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from .sources import BlobSource, FileSource, MemorySource, Source, URLSource
@@ -18,6 +20,7 @@ INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 
 experimental = _types.SimpleNamespace(
+    **vars(experimental_names(Dataset)),
     AUTOTUNE=AUTOTUNE, AutoShardPolicy=AutoShardPolicy, CsvDataset=CsvDataset,
     DistributeOptions=DistributeOptions, INFINITE_CARDINALITY=INFINITE,
     UNKNOWN_CARDINALITY=UNKNOWN, ThreadingOptions=ThreadingOptions,
@@ -26,7 +29,7 @@ experimental = _types.SimpleNamespace(
     cardinality=lambda ds: ds.cardinality(),
 )
 
-__all__ = ["AUTOTUNE", "AutoShardPolicy", "BlobSource", "CsvDataset", "Dataset",
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "BlobSource", "CsvDataset", "Dataset", "DatasetSpec",
            "DatasetIterator", "DistributeOptions", "FileSource", "FixedLengthRecordDataset",
            "MemorySource", "Options", "Source", "TFRecordDataset", "TensorSpec",
            "TextLineDataset", "ThreadingOptions", "URLSource", "experimental",

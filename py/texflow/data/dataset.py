@@ -23,6 +23,7 @@ from ..engine import trace
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..tensor_spec import TensorSpec  # noqa: F401  (tf.data's element_spec type)
 from . import spec, structure
+from .extra_methods import ExtraMethods
 from .options import Options
 from .traced_loop import TracedLoop, element_shapes
 
@@ -54,7 +55,7 @@ def call(fn, element):
     return fn(*element) if type(element) is tuple else fn(element)
 
 
-class Dataset:
+class Dataset(ExtraMethods):
     """A pipeline of elements (`tf.data.Dataset`).
 
     >>> ds = Dataset.range(10).filter(lambda x: x % 2 == 0).map(lambda x: x * 10).batch(2)

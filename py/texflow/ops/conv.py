@@ -110,8 +110,22 @@ def _conv2d_grad(dy, inputs, y, attrs, needs=(True, True)):
 
 
 _conv2d = def_op("conv2d", _conv2d_infer, grad=_conv2d_grad, grad_needs=True)
+
+
+def _backprop_input_grad(g, inputs, y, attrs, needs=(True, True)):
+    """conv2d_backprop_input (tf.nn.conv2d_transpose) is linear in each input: its
+    gradient for dy is conv2d of g, for the filter conv2d's filter gradient of g by dy."""
+    dy, w = inputs
+    forward = {k: attrs[k] for k in ("strides", "dilations", "pads")}
+    ddy = run_op(_conv2d, (g, w), forward) if needs[0] else None
+    dw = run_op(_backprop_filter, (g, dy), dict(forward, filter_shape=w.shape)) if needs[1] \
+        else None
+    return ddy, dw
+
+
 _backprop_input = def_op(
-    "conv2d_backprop_input", lambda inputs, attrs: (attrs["input_shape"], float32))
+    "conv2d_backprop_input", lambda inputs, attrs: (attrs["input_shape"], float32),
+    grad=_backprop_input_grad, grad_needs=True)
 _backprop_filter = def_op(
     "conv2d_backprop_filter", lambda inputs, attrs: (attrs["filter_shape"], float32))
 

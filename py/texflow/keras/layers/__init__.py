@@ -3,7 +3,9 @@
 from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
 from .base import InputSpec, Layer
 from .conv import Conv1D, Conv2D
+from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
+from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
@@ -19,6 +21,10 @@ from .wrappers import Bidirectional
 # Keras's aliases.
 Convolution2D = Conv2D
 Convolution1D = Conv1D
+Convolution2DTranspose = Conv2DTranspose
+Convolution1DTranspose = Conv1DTranspose
+SeparableConvolution2D = SeparableConv2D
+SeparableConvolution1D = SeparableConv1D
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 MaxPool1D = MaxPooling1D

@@ -1,4 +1,5 @@
-"""`tf.keras.optimizers`: Keras 3's SGD, Adam, AdamW, RMSprop and Adagrad.
+"""`tf.keras.optimizers`: Keras 3's SGD, Adam, AdamW, RMSprop, Adagrad, Adamax, Adadelta,
+Nadam, Lion and Ftrl.
 
 Update rules and defaults are Keras 3's (they differ from TensorFlow 1's
 `tf.AdamOptimizer` and friends: Adam's epsilon is 1e-7 and added after the
@@ -19,13 +20,16 @@ from ..serialization import deserialize_keras_object, get_object, serialize_kera
 from . import schedules  # noqa: F401  (tf.keras.optimizers.schedules)
 from .base import Optimizer, clip_by_global_norm, clip_by_norm  # noqa: F401
 from .rules import SGD, Adagrad, Adam, AdamW, RMSprop
+from .rules_extra import Adadelta, Adamax, Ftrl, Lion, Nadam
 
-_ALIASES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+_ALIASES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
+            "adamax": Adamax, "adadelta": Adadelta, "nadam": Nadam, "lion": Lion,
+            "ftrl": Ftrl}
 
 
 def get(identifier):
-    """An optimizer from a name ('adam', 'sgd', 'rmsprop', 'adagrad', 'adamw'), a config
-    dict or an instance (returned as is).
+    """An optimizer from a name ('adam', 'sgd', 'rmsprop', 'adagrad', 'adamw', 'adamax',
+    'adadelta', 'nadam', 'lion', 'ftrl'), a config dict or an instance (returned as is).
 
     >>> type(tf.keras.optimizers.get("rmsprop")).__name__
     'RMSprop'
