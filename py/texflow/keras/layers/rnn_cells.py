@@ -222,9 +222,8 @@ class LSTMCell(_Cell):
         others: as SimpleRNNCell's.
 
     >>> cell = tf.keras.layers.LSTMCell(3)
-    >>> x, h, c = np.ones((2, 4), np.float32), np.zeros((2, 3), np.float32), \
-    ...     np.zeros((2, 3), np.float32)
-    >>> y, (h, c) = cell(x, [h, c])
+    >>> h = c = np.zeros((2, 3), np.float32)
+    >>> y, (h, c) = cell(np.ones((2, 4), np.float32), [h, c])
     >>> y.shape
     TensorShape([2, 3])
     """
