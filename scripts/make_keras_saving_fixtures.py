@@ -64,6 +64,16 @@ model.compile(keras.optimizers.SGD(0.1, momentum=0.5), "mse",
               metrics=[keras.metrics.MeanAbsoluteError()])
 x, y = np.ones((4, 2), np.float32), np.ones((4, 1), np.float32)
 """,
+    "attention": """
+q, v = keras.Input((5, 6)), keras.Input((3, 4))
+h = keras.layers.MultiHeadAttention(2, 3, use_gate=True)(q, v, use_causal_mask=True)
+h = keras.layers.MultiHeadAttention(2, 4, use_bias=False, output_shape=2)(h, h)
+model = keras.Model([q, v], keras.layers.EinsumDense("abc,cd->abd", (None, 1),
+                                                    bias_axes="d")(h))
+model.compile(keras.optimizers.Adam(0.01), "mse")
+x = [np.ones((4, 5, 6), np.float32), np.ones((4, 3, 4), np.float32)]
+y = np.ones((4, 5, 1), np.float32)
+""",
 }
 
 

@@ -6,7 +6,9 @@ from .conv import Conv1D, Conv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
+from .einsum_dense import EinsumDense
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
+from .multi_head_attention import MultiHeadAttention
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
                       GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
