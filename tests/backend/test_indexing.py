@@ -147,6 +147,8 @@ def test_slice_with_a_tensor_begin_inside_tf_function():
               f"slices at {i}, {j}")
     s = tf.function(lambda x, b: tf.slice(x, b, [3, 2]))
     _same(s(x, tf.constant([1, 4])), x0[1:4, 4:6], "a begin tensor")
+    t = tf.function(lambda x, i: tf.slice(x, tf.stack([0, i]), [2, 3]))
+    _same(t(x, tf.constant(3)), x0[0:2, 3:6], "a begin stacked from a constant and an index")
     bad = tf.errors.InvalidArgumentError
     with raises(bad, match=r"Expected size\[0\] in \[0, 1\], but got 2"):
         f(x, tf.constant(3), tf.constant(0))

@@ -215,4 +215,72 @@ SNIPPETS = {
                                                    "v = lst(r)\n"
                                                    "(spec(r), len(v) > 0, "
                                                    "all(c == x for c, x in v))",
+    # options, iterator checkpoints, cardinality assertions
+    "data_guide_state/options": _H + "options = tf.data.Options()\n"
+                                     "options.deterministic = False\n"
+                                     "options.experimental_optimization.map_parallelization = "
+                                     "True\noptions.autotune.ram_budget = 2**30\n"
+                                     "ds = tf.data.Dataset.range(3).with_options(options)\n"
+                                     "o = ds.options()\n"
+                                     "(lst(ds), o.deterministic, "
+                                     "o.experimental_optimization.map_parallelization, "
+                                     "o.experimental_optimization.map_fusion, "
+                                     "o.autotune.ram_budget, o.autotune.enabled)",
+    "data_guide_state/iterator_checkpoint": _H + "import tempfile\n"
+                                                 "range_ds = tf.data.Dataset.range(20)\n"
+                                                 "iterator = iter(range_ds)\n"
+                                                 "ckpt = tf.train.Checkpoint(step=tf.Variable(0),"
+                                                 " iterator=iterator)\n"
+                                                 "manager = tf.train.CheckpointManager(ckpt, "
+                                                 "tempfile.mkdtemp(), max_to_keep=3)\n"
+                                                 "a = [next(iterator).numpy() for _ in range(5)]\n"
+                                                 "save_path = manager.save()\n"
+                                                 "b = [next(iterator).numpy() for _ in range(5)]\n"
+                                                 "ckpt.restore(manager.latest_checkpoint)\n"
+                                                 "c = [next(iterator).numpy() for _ in range(5)]\n"
+                                                 "fresh = iter(range_ds.map(lambda x: x))\n"
+                                                 "tf.train.Checkpoint(iterator=fresh).restore("
+                                                 "save_path)\n"
+                                                 "(a, b, c, [next(fresh).numpy() for _ in "
+                                                 "range(3)])",
+    "data_guide_state/assert_cardinality": _H + "ds = tf.data.Dataset.range(5).filter(lambda x: "
+                                                "True).apply(tf.data.experimental."
+                                                "assert_cardinality(5))\n"
+                                                "(int(ds.cardinality()), lst(ds))",
+    "data_guide_state/assert_cardinality_more": (
+        "list(tf.data.Dataset.range(3).apply(tf.data.experimental.assert_cardinality(2)))",
+        {"match": ["expected to contain 2 elements but contained at least 3 elements"]}),
+    "data_guide_state/assert_cardinality_fewer": (
+        "list(tf.data.Dataset.range(3).apply(tf.data.experimental.assert_cardinality(5)))",
+        {"match": ["expected to contain 5 elements but contained only 3 elements"]}),
+    "data_guide_state/cardinalities": "r = tf.data.Dataset.range(5)\n"
+                                      "[int(d.cardinality()) for d in [r.map(lambda x: x), "
+                                      "r.batch(2).unbatch(), r.shuffle(2), r.cache(), "
+                                      "r.prefetch(1), r.enumerate(), r.batch(2).rebatch(2), "
+                                      "r.repeat().take(5), r.repeat().skip(5), "
+                                      "r.flat_map(lambda x: r), tf.data.Dataset.from_tensors(1)]]",
+    # printing a dataset: TensorFlow's class names and element_spec
+    "data_guide_repr/datasets": "r = tf.data.Dataset.range(4)\n"
+                                "s = tf.data.Dataset.from_tensor_slices(({'a': np.ones((3, 2), "
+                                "np.float32)}, ['x', 'y', 'z']))\n"
+                                "[repr(d) for d in [r, s, s.batch(2), r.map(lambda x: x * 2), "
+                                "r.map(lambda x: x, num_parallel_calls=tf.data.AUTOTUNE), "
+                                "r.filter(lambda x: x > 1), r.flat_map(lambda x: r), "
+                                "r.interleave(lambda x: r, cycle_length=2), r.padded_batch(2), "
+                                "r.shuffle(2), r.repeat(), r.take(1), r.skip(1), r.shard(2, 0), "
+                                "r.enumerate(), r.concatenate(r), r.cache(), r.prefetch(1), "
+                                "r.window(2), r.batch(2).unbatch(), r.batch(2).rebatch(1), "
+                                "tf.data.Dataset.from_tensors(1.0), r.with_options("
+                                "tf.data.Options()), tf.data.Dataset.from_generator(lambda: "
+                                "iter([1]), output_types=tf.int32)]]",
+    "data_guide_repr/more_datasets": "r = tf.data.Dataset.range(4)\n"
+                                     "[repr(d).split(' element_spec')[0] for d in ["
+                                     "r.scan(np.int64(0), lambda s, x: (s, x)), "
+                                     "r.take_while(lambda x: True), r.unique(), "
+                                     "r.group_by_window(lambda x: x, lambda k, w: w, 2), "
+                                     "tf.data.Dataset.sample_from_datasets([r, r]), "
+                                     "tf.data.Dataset.choose_from_datasets([r], "
+                                     "tf.data.Dataset.range(1)), tf.data.Dataset.counter(), "
+                                     "tf.data.Dataset.random(), r.ignore_errors(), "
+                                     "r.apply(tf.data.experimental.assert_cardinality(4))]]",
 }

@@ -12,7 +12,8 @@ from .csv_dataset import CsvDataset, make_csv_dataset
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetIterator, TensorSpec
 from .extra_methods import experimental_names
 from .windowing import DatasetSpec
-from .options import AutoShardPolicy, DistributeOptions, Options, ThreadingOptions
+from .options import (AutoShardPolicy, AutotuneOptions, DistributeOptions, OptimizationOptions,
+                      Options, ThreadingOptions)
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from .sources import BlobSource, FileSource, MemorySource, Source, URLSource
 
@@ -22,7 +23,8 @@ UNKNOWN_CARDINALITY = UNKNOWN
 experimental = _types.SimpleNamespace(
     **vars(experimental_names(Dataset)),
     AUTOTUNE=AUTOTUNE, AutoShardPolicy=AutoShardPolicy, CsvDataset=CsvDataset,
-    DistributeOptions=DistributeOptions, INFINITE_CARDINALITY=INFINITE,
+    AutotuneOptions=AutotuneOptions, DistributeOptions=DistributeOptions,
+    INFINITE_CARDINALITY=INFINITE, OptimizationOptions=OptimizationOptions,
     UNKNOWN_CARDINALITY=UNKNOWN, ThreadingOptions=ThreadingOptions,
     make_csv_dataset=make_csv_dataset,
     ignore_errors=lambda log_warning=False: lambda ds: ds.ignore_errors(log_warning),

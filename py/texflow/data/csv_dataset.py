@@ -37,6 +37,8 @@ class CsvDataset(_FileDataset):
     [(np.int32(1), np.float32(2.5))]
     """
 
+    _tf_name = "CsvDatasetV2"
+
     def __init__(self, filenames, record_defaults, compression_type=None, buffer_size=None,
                  header=False, field_delim=",", use_quote_delim=True, na_value="",
                  select_cols=None, exclude_cols=None, name=None):

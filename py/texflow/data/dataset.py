@@ -22,7 +22,7 @@ import numpy as np
 from ..engine import trace
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..tensor_spec import TensorSpec  # noqa: F401  (tf.data's element_spec type)
-from . import spec, structure
+from . import iterator_state, spec, structure
 from .extra_methods import ExtraMethods
 from .options import Options
 from .traced_loop import TracedLoop, element_shapes
@@ -100,6 +100,10 @@ class Dataset(ExtraMethods):
 
     def __bool__(self):
         return True
+
+    def __repr__(self):  # TensorFlow's class names, so printing a dataset reads the same
+        name = getattr(self, "_tf_name", None) or f"_{type(self).__name__.strip('_')}Dataset"
+        return f"<{name} element_spec={self.element_spec!r}>"
 
     def _spec(self):
         return spec.from_data(self)
@@ -220,7 +224,9 @@ class Dataset(ExtraMethods):
     def flat_map(self, map_func, name=None):
         """Maps each element to a dataset and flattens the results in order."""
         from .transforms import Interleave
-        return Interleave(self, map_func, 1, 1, None)
+        ds = Interleave(self, map_func, 1, 1, None)
+        ds._tf_name = "_FlatMapDataset"
+        return ds
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
@@ -326,6 +332,8 @@ class DatasetIterator:
         self._gen = dataset._gen(Context(dataset.options()))
         self._tensors = tensors
         self._ahead = []  # an element a get_concrete_function trace looked at
+        self._pulled = 0  # elements taken from _gen (a checkpoint's position)
+        self._checkpointed = False  # a checkpoint walked it: check its position
 
     def __iter__(self):
         return self
@@ -339,7 +347,13 @@ class DatasetIterator:
 
     def _next(self, keep=False):
         """The next element; `keep`: it stays the next one (a dry trace's)."""
-        element = self._ahead.pop() if self._ahead else next(self._gen)
+        if self._checkpointed:
+            iterator_state.follow(self)
+        if self._ahead:
+            element = self._ahead.pop()
+        else:
+            element = next(self._gen)
+            self._pulled += 1
         if keep:
             self._ahead.append(element)
         if type(element) is Failure:
@@ -390,6 +404,7 @@ def _own(leaf):
 
 
 class _Tensors(Dataset):
+    _tf_name = "_TensorDataset"
     def __init__(self, value):
         self.value = value
 
@@ -404,6 +419,7 @@ class _Tensors(Dataset):
 
 
 class _Slices(Dataset):
+    _tf_name = "_TensorSliceDataset"
     def __init__(self, value):
         self.value = value
         self.leaves, self.count = structure.slices(value)
@@ -442,6 +458,7 @@ class _Range(Dataset):
 
 
 class _Count(Dataset):
+    _tf_name = "_RangeDataset"
     def __init__(self, start):
         self.start = start
 
@@ -456,3 +473,6 @@ class _Count(Dataset):
 
     def _spec(self):
         return TensorSpec([], "int64")
+
+
+iterator_state.register(DatasetIterator)

@@ -118,4 +118,9 @@ def experimental_names(dataset_cls):
     names["sample_from_datasets"] = dataset_cls.sample_from_datasets
     names["choose_from_datasets"] = dataset_cls.choose_from_datasets
     names["Counter"] = dataset_cls.counter
+
+    def assert_cardinality(expected_cardinality):
+        from .stateful import AssertCardinality
+        return lambda ds: AssertCardinality(ds, expected_cardinality)
+    names["assert_cardinality"] = assert_cardinality
     return types.SimpleNamespace(**names)

@@ -9,6 +9,7 @@ from .dataset import Dataset, Failure, TensorSpec
 
 
 class Generator(Dataset):
+    _tf_name = "_FlatMapDataset"
     def __init__(self, generator, output_types, output_shapes, args, output_signature):
         if not callable(generator):
             raise TypeError(f"`generator` must be callable, received {generator!r}")

@@ -66,6 +66,22 @@ class ThreadingOptions(_Group):
     _defaults = {"private_threadpool_size": 0, "max_intra_op_parallelism": 0}
 
 
+class OptimizationOptions(_Group):
+    """`options.experimental_optimization`: TensorFlow's graph rewrites, accepted and
+    kept (texflow's pipeline has no graph to rewrite)."""
+    _defaults = dict.fromkeys((
+        "apply_default_optimizations", "filter_fusion", "filter_parallelization",
+        "inject_prefetch", "map_and_batch_fusion", "map_and_filter_fusion", "map_fusion",
+        "map_parallelization", "noop_elimination", "parallel_batch", "seq_interleave_prefetch",
+        "shuffle_and_repeat_fusion"))
+
+
+class AutotuneOptions(_Group):
+    """`options.autotune`: accepted and kept (AUTOTUNE picks fixed sizes in texflow)."""
+    _defaults = dict.fromkeys(("autotune_algorithm", "cpu_budget", "enabled",
+                               "initial_parallelism", "min_parallelism", "ram_budget"))
+
+
 class Options(_Group):
     """Pipeline-wide options (`tf.data.Options`).
 
@@ -79,7 +95,8 @@ class Options(_Group):
                  "experimental_distribute": None, "threading": None,
                  "experimental_optimization": None, "autotune": None,
                  "experimental_slack": False, "experimental_external_state_policy": None}
-    _groups = {"experimental_distribute": DistributeOptions, "threading": ThreadingOptions}
+    _groups = {"experimental_distribute": DistributeOptions, "threading": ThreadingOptions,
+               "experimental_optimization": OptimizationOptions, "autotune": AutotuneOptions}
 
     def __getattr__(self, name):
         group = self._groups.get(name)

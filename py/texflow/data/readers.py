@@ -79,6 +79,8 @@ class TextLineDataset(_FileDataset):
     [b'a,1', b'b,2']
     """
 
+    _tf_name = "TextLineDatasetV2"
+
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
         super().__init__(filenames, compression_type, buffer_size, num_parallel_reads)
@@ -106,6 +108,8 @@ class FixedLengthRecordDataset(_FileDataset):
     A file whose body is not a whole number of records raises DataLossError
     naming the file, the record and its byte offset.
     """
+
+    _tf_name = "FixedLengthRecordDatasetV2"
 
     def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None,
                  buffer_size=None, compression_type=None, num_parallel_reads=None, name=None):
@@ -155,6 +159,8 @@ class TFRecordDataset(_FileDataset):
     a record raises DataLossError naming the file, the record number and its
     byte offset.
     """
+
+    _tf_name = "TFRecordDatasetV2"
 
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):

@@ -3,7 +3,7 @@ random, sample_from_datasets, choose_from_datasets, rejection_resample."""
 
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..errors import FailedPreconditionError, InvalidArgumentError
 from . import spec, structure
 from .dataset import INFINITE, UNKNOWN, Dataset, Failure, TensorSpec, call
 from .transforms import _END, _Unary
@@ -103,6 +103,7 @@ class Unique(_Unary):
 
 
 class Counter(Dataset):
+    _tf_name = "_ScanDataset"
     def __init__(self, start, step, dtype):
         self.start, self.step = start, step
         self.dtype = structure.host_dtype(getattr(dtype, "name", dtype))
@@ -122,6 +123,8 @@ class Counter(Dataset):
 
 class RandomInts(Dataset):
     """Dataset.random: non-negative int64 numbers, texflow's (numpy's generator)."""
+
+    _tf_name = "_RandomDataset"
 
     def __init__(self, seed, rerandomize):
         self.seed, self.rerandomize, self.passes = seed, rerandomize, 0
@@ -158,6 +161,8 @@ def _common_spec(datasets):
 
 class Choose(Dataset):
     """choose_from_datasets: the element of datasets[i] for each i of `choices`."""
+
+    _tf_name = "_DirectedInterleaveDataset"
 
     def __init__(self, datasets, choices, stop_on_empty):
         self.datasets, self.choices, self.stop = list(datasets), choices, stop_on_empty
@@ -205,6 +210,8 @@ class Choose(Dataset):
 class Sample(Dataset):
     """sample_from_datasets: each element from a dataset drawn by `weights` (texflow's
     numbers); an exhausted dataset ends the sampling or leaves it."""
+
+    _tf_name = "_DirectedInterleaveDataset"
 
     def __init__(self, datasets, weights, seed, stop_on_empty, rerandomize):
         self.datasets = list(datasets)
@@ -290,3 +297,32 @@ class RejectionResample(_Unary):
 
     def _spec(self):  # the class_func's type: read from the data
         return spec.from_data(self)
+
+
+class AssertCardinality(_Unary):
+    """tf.data.experimental.assert_cardinality: declares the number of elements, and
+    raises FailedPreconditionError where the data has another."""
+
+    def __init__(self, inp, expected):
+        super().__init__(inp)
+        self.expected = int(_scalar(expected))
+
+    def _gen(self, ctx):
+        count = 0
+        for e in self.inp._gen(ctx):
+            if type(e) is not Failure:
+                count += 1
+                if 0 <= self.expected < count:
+                    yield Failure(FailedPreconditionError(
+                        f"Input dataset was expected to contain {self.expected} elements but "
+                        f"contained at least {count} elements."))
+                    return
+            yield e
+        if count < self.expected or self.expected == INFINITE:
+            which = "infinite" if self.expected == INFINITE else str(self.expected)
+            yield Failure(FailedPreconditionError(
+                f"Input dataset was expected to contain {which} elements but contained only "
+                f"{count} elements."))
+
+    def _cardinality(self):
+        return self.expected

@@ -39,6 +39,7 @@ class _Unary(Dataset):
 
 
 class WithOptions(_Unary):
+    _tf_name = "_OptionsDataset"
     def __init__(self, inp, options):
         super().__init__(inp)
         self._options = options
@@ -60,6 +61,7 @@ class Map(_Unary):
         self.fn = fn
         self.parallel = num_parallel_calls
         self.deterministic = deterministic
+        self._tf_name = "_ParallelMapDataset" if num_parallel_calls else "_MapDataset"
 
     def _gen(self, ctx):
         fn = self.fn
@@ -124,6 +126,8 @@ class Interleave(_Unary):
         self.fn = fn
         self.cycle = _positive("cycle_length", cycle_length)
         self.block = _positive("block_length", block_length)
+        self._tf_name = "_ParallelInterleaveDataset" if num_parallel_calls else \
+            "_InterleaveDataset"
 
     def _open(self, element, ctx):
         ds = call(self.fn, element)
@@ -363,6 +367,7 @@ class Concatenate(Dataset):
 
 
 class Cache(_Unary):
+    _tf_name = "CacheDataset"
     def __init__(self, inp, filename):
         super().__init__(inp)
         self.filename = os.fspath(filename) if filename else ""

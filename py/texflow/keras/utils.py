@@ -1,12 +1,19 @@
-"""`tf.keras.utils`: to_categorical, set_random_seed, Progbar, serialization helpers."""
+"""`tf.keras.utils`: to_categorical, set_random_seed, Progbar, serialization helpers, and
+the data helpers of utils_data.py (pad_sequences, timeseries_dataset_from_array,
+PyDataset/Sequence)."""
 
 import numpy as np
 
 from .backend import set_random_seed  # noqa: F401
+from .backend import clear_session  # noqa: F401
+from .models.data_adapter import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401
 from .progbar import Progbar  # noqa: F401
 from .serialization import (custom_object_scope, deserialize_keras_object,  # noqa: F401
                             get_registered_name, get_registered_object,
                             register_keras_serializable, serialize_keras_object)
+
+from .utils_data import (PyDataset, Sequence, pad_sequences,  # noqa: F401,E402
+                         timeseries_dataset_from_array)
 
 CustomObjectScope = custom_object_scope
 

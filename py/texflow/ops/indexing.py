@@ -239,7 +239,8 @@ def traced_begin(begin):
     """{axis: scalar int32 tensor} of a tf.slice `begin`'s entries that differ per call
     of the tf.function being traced (indexing.py `traced_index`); {} eagerly."""
     if isinstance(begin, NDArray):
-        if len(begin.shape) != 1 or not begin.shape[0] or not traced_index(begin[0]):
+        if len(begin.shape) != 1 or begin.dtype != int32 or trace.active() is None or \
+                trace.known_value(begin) is not None:
             return {}
         return {axis: begin[axis] for axis in range(begin.shape[0])}
     return {axis: b for axis, b in enumerate(begin) if traced_index(b)}

@@ -24,6 +24,7 @@ from ...ops.creation import array
 from ...ops.movement import gather, slice as slice_
 from .. import backend
 from ..layers.base import as_tensor
+from ..utils_data import PyDataset, batches_of
 
 
 def unpack_x_y_sample_weight(data):
@@ -127,6 +128,14 @@ class DataHandler:
         # whether it is already this worker's (distribute_datasets_from_function's).
         keras_dataset = getattr(x, "_keras_dataset", None)
         x, self.per_worker = keras_dataset() if keras_dataset is not None else (x, False)
+        if isinstance(x, PyDataset):  # batches by index, read as a generator each epoch
+            if y is not None or sample_weight is not None or batch_size is not None:
+                raise ValueError("`y`, `sample_weight` and `batch_size` are not supported "
+                                 "when the input is a PyDataset (it gives whole batches)")
+            self.kind, self.source, self.shuffle = "pydataset", x, shuffle
+            self.known_steps = x.num_batches
+            self.steps = steps if steps is not None else self.known_steps
+            return
         if isinstance(x, Dataset) or (hasattr(x, "__next__") and not _is_array(x)):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using a dataset or a "
@@ -201,6 +210,8 @@ class DataHandler:
 
     def _stream(self):
         # a dataset's numpy elements (what the pipeline computes; fit uploads them)
+        if self.kind == "pydataset":
+            return batches_of(self.source, self.shuffle, backend.global_generator().permutation)
         return self.source.as_numpy_iterator() if self.kind == "dataset" else iter(self.source)
 
     def batches(self, skip=0):
@@ -211,6 +222,8 @@ class DataHandler:
             yield from self._array_batches(skip)
         else:
             yield from self._iterated_batches(skip)
+            if self.kind == "pydataset":
+                self.source.on_epoch_end()
 
     def _array_batches(self, skip):
         n, bs = self.num_samples, self.batch_size
