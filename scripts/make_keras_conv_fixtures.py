@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/keras/conv_layers.json: what real Keras 3 computes for the transposed,
-depthwise and separable convolution layers (tests/backend/test_keras_conv_layers.py).
+depthwise, separable and 3-D convolution layers (tests/backend/test_keras_conv_layers.py).
 
 Run once, by hand, with the reference TensorFlow 2.21 / Keras 3 (never a test dependency):
 
@@ -46,12 +46,22 @@ CASES = [  # (class name, config, input shape)
     ("SeparableConv2D", {"filters": 5, "kernel_size": 3, "depth_multiplier": 2,
                          "padding": "same", "strides": 2}, (1, 6, 5, 3)),
     ("SeparableConv1D", {"filters": 5, "kernel_size": 3, "use_bias": False}, (2, 6, 3)),
+    ("Conv3D", {"filters": 3, "kernel_size": (2, 3, 2), "strides": (1, 2, 1),
+                "padding": "same"}, (1, 4, 5, 4, 2)),
+    ("Conv3D", {"filters": 2, "kernel_size": 2, "dilation_rate": (2, 1, 1),
+                "activation": "relu"}, (1, 5, 4, 4, 3)),
+    ("Conv3DTranspose", {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same"},
+     (1, 2, 3, 3, 2)),
+    ("Conv3DTranspose", {"filters": 2, "kernel_size": (2, 3, 3), "strides": (1, 2, 2),
+                         "output_padding": (0, 1, 1)}, (1, 3, 2, 3, 2)),
 ]
 DEFAULTS = {"Conv2DTranspose": {"filters": 4, "kernel_size": 3},
             "Conv1DTranspose": {"filters": 4, "kernel_size": 3},
             "DepthwiseConv2D": {"kernel_size": 3}, "DepthwiseConv1D": {"kernel_size": 3},
             "SeparableConv2D": {"filters": 4, "kernel_size": 3},
-            "SeparableConv1D": {"filters": 4, "kernel_size": 3}}
+            "SeparableConv1D": {"filters": 4, "kernel_size": 3},
+            "Conv3D": {"filters": 4, "kernel_size": 3},
+            "Conv3DTranspose": {"filters": 4, "kernel_size": 3}}
 
 
 def plain(value):

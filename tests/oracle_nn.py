@@ -102,6 +102,49 @@ def depthwise_conv2d_grads(x, w, dy, strides=1, padding="VALID", dilations=1):
     return np.concatenate(dx, axis=3), np.concatenate(dw, axis=2)
 
 
+def _depth_pads(padding, d, kd, sd, dd):
+    return _pads(padding, (d,), (kd,), (sd,), (dd,))[0]
+
+
+def conv3d(x, w, strides=(1, 1, 1), padding="VALID", dilations=(1, 1, 1)):
+    """Each output plane the sum over the window's depth taps of conv2d of an input plane
+    (x NDHWC, w [kd, kh, kw, in, out]); (d, h, w) strides and dilations."""
+    (sd, sh, sw), (dd, dh, dw) = strides, dilations
+    pd = _depth_pads(padding, x.shape[1], w.shape[0], sd, dd)
+    xp = np.pad(np.asarray(x, F64), ((0, 0), pd, (0, 0), (0, 0), (0, 0)))
+    od = (xp.shape[1] - (w.shape[0] - 1) * dd - 1) // sd + 1
+    planes = [sum(conv2d(xp[:, i * sd + a * dd], w[a], (sh, sw), padding, (dh, dw))
+                  .astype(F64) for a in range(w.shape[0])) for i in range(od)]
+    return np.stack(planes, axis=1).astype(F32)
+
+
+def conv3d_transpose(x, w, output_shape, strides=(1, 1, 1), padding="VALID",
+                     dilations=(1, 1, 1)):
+    """conv3d's adjoint (w [kd, kh, kw, out, in]): each input plane's conv2d_transpose by
+    each depth tap, added to the plane that tap reads."""
+    (sd, sh, sw), (dd, dh, dw) = strides, dilations
+    n, d, h, wd, c = output_shape
+    pd = _depth_pads(padding, d, w.shape[0], sd, dd)
+    out = np.zeros((n, d + pd[0] + pd[1], h, wd, c))
+    for i in range(x.shape[1]):
+        for a in range(w.shape[0]):
+            out[:, i * sd + a * dd] += conv2d_transpose(x[:, i], w[a], (n, h, wd, c),
+                                                        (sh, sw), padding, (dh, dw))
+    return out[:, pd[0]:pd[0] + d].astype(F32)
+
+
+def conv3d_backprop_filter(x, dy, filter_shape, strides=(1, 1, 1), padding="VALID",
+                           dilations=(1, 1, 1)):
+    """The gradient of sum(conv3d(x, w) * dy) with respect to w, tap plane by tap plane."""
+    (sd, sh, sw), (dd, dh, dw) = strides, dilations
+    kd = filter_shape[0]
+    pd = _depth_pads(padding, x.shape[1], kd, sd, dd)
+    xp = np.pad(np.asarray(x, F64), ((0, 0), pd, (0, 0), (0, 0), (0, 0)))
+    return np.stack([sum(conv2d_backprop_filter(
+        xp[:, i * sd + a * dd], dy[:, i], filter_shape[1:], (sh, sw), padding, (dh, dw))
+        .astype(F64) for i in range(dy.shape[1])) for a in range(kd)]).astype(F32)
+
+
 def _pool(x, ksize, strides, padding, reduce):
     ksize = _pair(ksize)
     strides = _pair(strides) if strides is not None else ksize

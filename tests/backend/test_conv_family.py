@@ -159,3 +159,54 @@ def test_tensorflows_shape_errors():
     with raises(TypeError, match="Expected string for argument 'padding'"):
         tf.nn.conv1d(tf.ones([2, 7, 3]), tf.ones([3, 3, 4]), 1, [[1, 1]])
     assert tf.nn.depthwise_conv2d(x, dw, [1, 2, 2, 1], "SAME").shape == [1, 2, 2, 6]
+
+
+CONV3D_CASES = [  # (input shape, filter [kd, kh, kw, in, out], strides, padding, dilations)
+    ((2, 5, 4, 6, 3), (3, 2, 3, 3, 4), (1, 1, 1), "SAME", (1, 1, 1)),
+    ((1, 6, 5, 5, 2), (3, 3, 3, 2, 2), (2, 2, 1), "VALID", (1, 1, 1)),
+    ((1, 5, 5, 6, 2), (2, 3, 2, 2, 3), (1, 1, 1), "SAME", (2, 1, 2)),
+    ((2, 4, 3, 3, 4), (1, 1, 1, 4, 5), (2, 1, 1), "SAME", (1, 1, 1)),
+]
+
+
+@each_backend
+def test_conv3d_and_conv3d_transpose_with_gradients():
+    for xs, ws, strides, padding, dil in CONV3D_CASES:
+        x, w = _draw(("conv3d", xs, ws, strides, padding), xs, ws)
+        want = oracle_nn.conv3d(x, w, strides, padding, dil)
+        dy = _draw(("conv3d dy", xs, ws), want.shape)[0]
+        what = f"conv3d({list(xs)}, {list(ws)}, {strides}, {padding}, dilations={dil})"
+        y, gx, gw = _grads(lambda a, b: tf.nn.conv3d(a, b, [1, *strides, 1], padding,
+                                                     dilations=[1, *dil, 1]), x, w, dy)
+        _close(y, want, what, oracle_nn.conv3d(np.abs(x), np.abs(w), strides, padding, dil))
+        _close(gx, oracle_nn.conv3d_transpose(dy, w, xs, strides, padding, dil),
+               what + " input gradient",
+               oracle_nn.conv3d_transpose(np.abs(dy), np.abs(w), xs, strides, padding, dil))
+        _close(gw, oracle_nn.conv3d_backprop_filter(x, dy, ws, strides, padding, dil),
+               what + " filter gradient", oracle_nn.conv3d_backprop_filter(
+                   np.abs(x), np.abs(dy), ws, strides, padding, dil))
+        # the transpose (the same filter), from dy back to x's shape, and its gradient for
+        # its input (conv3d)
+        back, gback, _ = _grads(lambda a, b: tf.nn.conv3d_transpose(
+            a, b, xs, list(strides), padding, dilations=list(dil)), dy, w, x)
+        _close(back, oracle_nn.conv3d_transpose(dy, w, xs, strides, padding, dil),
+               "conv3d_transpose of " + what, oracle_nn.conv3d_transpose(
+            np.abs(dy), np.abs(w), xs, strides, padding, dil))
+        _close(gback, want, "conv3d_transpose's input gradient of " + what,
+               oracle_nn.conv3d(np.abs(x), np.abs(w), strides, padding, dil))
+
+
+@each_backend
+def test_conv3d_errors_are_tensorflows():
+    x, w = tf.ones([1, 5, 6, 7, 2]), tf.ones([3, 2, 3, 2, 4])
+    with raises(TypeError, match="Expected list for 'strides'"):
+        tf.nn.conv3d(x, w, 1, "SAME")
+    with raises(tf.errors.InvalidArgumentError, match="batch and depth dimensions"):
+        tf.nn.conv3d(x, w, [2, 1, 1, 1, 1], "SAME")
+    with raises(tf.errors.InvalidArgumentError, match="divisible by filter depth: 2 vs 3"):
+        tf.nn.conv3d(x, tf.ones([3, 2, 3, 3, 4]), [1, 1, 1, 1, 1], "SAME")
+    with raises(tf.errors.InvalidArgumentError, match="actual = 3, computed = 4"):
+        tf.nn.conv3d_transpose(tf.ones([1, 3, 3, 4, 4]), w, [1, 7, 6, 7, 2], 2, "SAME")
+    assert tf.nn.conv3d_transpose(tf.ones([1, 3, 3, 4, 4]), w, [1, 6, 6, 7, 2], 2).shape == \
+        [1, 6, 6, 7, 2]
+    assert tf.nn.convolution(x, w, 2, "SAME").shape == [1, 3, 3, 4, 4]

@@ -1,5 +1,5 @@
-"""Conv2DTranspose, Conv1DTranspose, DepthwiseConv2D/1D and SeparableConv2D/1D against
-real Keras 3 (tests/data/keras/conv_layers.json, written by
+"""Conv2DTranspose, Conv1DTranspose, DepthwiseConv2D/1D, SeparableConv2D/1D, Conv3D and
+Conv3DTranspose against real Keras 3 (tests/data/keras/conv_layers.json, written by
 scripts/make_keras_conv_fixtures.py): outputs, gradients for the input and every weight,
 weight names and shapes, output shapes and default configs, on every backend."""
 

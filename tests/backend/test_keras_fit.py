@@ -257,3 +257,75 @@ def test_logs_come_in_tensorflow_keras_order():
     assert list(logs) == ["cls_accuracy", "cls_loss", "loss", "reg_loss", "reg_mae"]
     assert two.evaluate(x, [y, labels], verbose=0) == [
         logs[k] for k in ("loss", "reg_loss", "cls_loss", "cls_accuracy", "reg_mae")]
+
+
+@each_backend
+def test_model_checkpoint_makes_its_folder_and_says_when_saved():
+    # Keras 3.15 prints both lines per save, and makes the folder the path names.
+    import contextlib
+    import io
+    import os
+    import shutil
+    import tempfile
+
+    top = tempfile.mkdtemp()
+    folder = os.path.join(top, "runs", "a")
+    path = os.path.join(folder, "m-{epoch:02d}.keras")
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[
+            tf.keras.callbacks.ModelCheckpoint(path, verbose=1)])
+    saved = [os.path.join(folder, f"m-0{i}.keras") for i in (1, 2)]
+    assert out.getvalue() == "".join(f"\nEpoch {i}: saving model to {p}\n\nEpoch {i}: finished "
+                                      f"saving model to {p}\n" for i, p in zip((1, 2), saved))
+    assert sorted(os.listdir(folder)) == ["m-01.keras", "m-02.keras"]
+    shutil.rmtree(top)
+
+
+@each_backend
+def test_fit_takes_a_py_dataset():
+    # keras.utils.PyDataset (Sequence): fit, evaluate and predict read batches by index;
+    # history and weights are what Keras 3.15 gave (no shuffle), and the epoch hooks run.
+    import math
+
+    class Batches(tf.keras.utils.Sequence):
+        def __init__(self, x, y, batch_size, **kwargs):
+            super().__init__(**kwargs)
+            self.x, self.y, self.batch_size, self.events = x, y, batch_size, []
+
+        def __len__(self):
+            return math.ceil(len(self.x) / self.batch_size)
+
+        def __getitem__(self, index):
+            lo = index * self.batch_size
+            return self.x[lo:lo + self.batch_size], self.y[lo:lo + self.batch_size]
+
+        def on_epoch_begin(self):
+            self.events.append("begin")
+
+        def on_epoch_end(self):
+            self.events.append("end")
+
+    x = np.linspace(-1, 1, 40, dtype=np.float32).reshape(20, 2)
+    y = x.sum(axis=1, keepdims=True) * 2
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.set_weights([np.zeros((2, 1), np.float32), np.zeros(1, np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    data = Batches(x, y, 8)
+    history = model.fit(data, epochs=3, verbose=0, shuffle=False,
+                        validation_data=Batches(x[:6], y[:6], 4)).history
+    want = {"loss": [5.19706, 1.68012, 0.59361], "mae": [2.02101, 1.10789, 0.63371],
+            "val_loss": [3.68716, 1.47512, 0.57012], "val_mae": [1.88147, 1.19543, 0.74512]}
+    assert sorted(history) == sorted(want)
+    for key, values in want.items():
+        close(history[key], values, rtol=1e-4, atol=2e-5, what=key)
+    close(model.get_weights()[0].ravel(), [1.64521, 1.65774], rtol=1e-4, what="kernel")
+    assert data.events[-6:] == ["begin", "end"] * 3 and data.num_batches == 3
+    close(model.evaluate(Batches(x, y, 5), verbose=0), [0.22981, 0.39869], rtol=1e-4,
+          atol=2e-5, what="evaluate")
+    assert model.predict(Batches(x, y, 7), verbose=0).shape == (20, 1)
+    assert tf.keras.utils.PyDataset is tf.keras.utils.Sequence
+    model.fit(data, epochs=1, verbose=0)  # shuffled batch order: every batch once
+    assert data.events[-2:] == ["begin", "end"]

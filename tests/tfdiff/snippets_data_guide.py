@@ -68,6 +68,16 @@ SNIPPETS = {
         "ds = tf.data.Dataset.from_generator(lambda: iter(['a']), "
         "output_signature=tf.TensorSpec((), tf.int32))\nlist(ds)",
         {"match": ["could not be converted to the expected type", "int32"]}),
+    "data_guide_errors/generator_raises": (
+        "def gen():\n    yield 1\n    raise ValueError('boom')\n"
+        "list(tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int32)))",
+        {"match": ["ValueError: boom"]}),
+    "data_guide_errors/padded_smaller": (
+        _FILL + "list(ds.padded_batch(2, padded_shapes=(2,)))",
+        {"match": ["Attempted to pad to a smaller size than the input element"]}),
+    "data_guide_errors/padded_rank": (
+        _FILL + "list(ds.padded_batch(2, padded_shapes=(2, 2)))",
+        {"match": ["The padded shape (2, 2) is not compatible with the shape"]}),
     "data_guide_errors/concatenate_types": (
         "tf.data.Dataset.range(3).concatenate(tf.data.Dataset.from_tensor_slices([1.0]))",
         {"match": ["Incompatible dataset elements"]}),

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..errors import DataLossError, InvalidArgumentError
 from . import spec, structure
 from .dataset import TensorSpec, UNKNOWN, Failure
 from .transforms import _Unary, _positive
@@ -76,12 +76,15 @@ class PaddedBatch(Batch):
             arrays = [np.asarray(x) if not isinstance(x, bytes) else np.array(x, object)
                       for x in col]
             rank = arrays[0].ndim
+            if shape is not None and len(shape) != rank:
+                raise ValueError(f"The padded shape {tuple(shape)} is not compatible with the "
+                                 f"shape {arrays[0].shape} of the corresponding input component.")
             longest = [max(a.shape[d] for a in arrays) for d in range(rank)]
             target = list(longest) if shape is None else [
                 longest[d] if s is None or s == -1 else int(s) for d, s in enumerate(shape)]
             for a in arrays:
                 if a.ndim != rank or any(a.shape[d] > target[d] for d in range(rank)):
-                    raise InvalidArgumentError(
+                    raise (DataLossError if a.ndim == rank else InvalidArgumentError)(
                         f"Attempted to pad to a smaller size than the input element: "
                         f"component {c} has shape {list(a.shape)}, padded shape {target}")
             if pad is None:

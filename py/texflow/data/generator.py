@@ -62,7 +62,7 @@ class Generator(Dataset):
         try:
             it = iter(self.generator(*self.args))
         except Exception as e:
-            yield Failure(e)
+            yield Failure(_wrapped(e))
             return
         while True:
             try:
@@ -70,9 +70,19 @@ class Generator(Dataset):
             except StopIteration:
                 return
             except Exception as e:  # the generator is finished after raising
-                yield Failure(e)
+                yield Failure(_wrapped(e))
                 return
             yield _safe(self._convert, value)
+
+
+def _wrapped(exc):
+    """An exception of the generator's as TensorFlow raises it: InvalidArgumentError
+    naming it (texflow's is a ValueError too), the original as its cause."""
+    if isinstance(exc, InvalidArgumentError):
+        return exc
+    wrapped = InvalidArgumentError(f"{type(exc).__name__}: {exc}")
+    wrapped.__cause__ = exc
+    return wrapped
 
 
 def _cast(value, dtype):

@@ -120,13 +120,18 @@ class ModelCheckpoint(_Monitor):
         # Under a multi-worker strategy only the chief writes `path`; the others write
         # into a temporary folder beside it, removed once written (as TensorFlow does).
         strategy = getattr(self.model, "distribute_strategy", None)
+        shown = path
         path, temporary = strategy.extended._write_path(path) if strategy else (path, None)
+        if os.path.dirname(path):  # Keras makes the folder the path names
+            os.makedirs(os.path.dirname(path), exist_ok=True)
         if self.save_weights_only:
             self.model.save_weights(path, overwrite=True)
         else:
             self.model.save(path, overwrite=True)
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: finished saving model to {shown}")
 
 
 def _count_batches(callback, batch):

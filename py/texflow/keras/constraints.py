@@ -6,8 +6,8 @@ of a conv kernel with axis=[0, 1, 2]) with Keras's epsilon (1e-7) in the divisio
 
 from ..ops import elementwise as ew
 from ..ops import reduce as rd
-from .serialization import (deserialize_keras_object, get_object, serializable,
-                            serialize_keras_object)
+from .serialization import (Configurable, deserialize_keras_object, get_object,
+                            serializable, serialize_keras_object)
 
 _MODULE = "keras.constraints"
 _EPSILON = 1e-7
@@ -22,7 +22,7 @@ def _norms(w, axis):
 
 
 @serializable(_MODULE)
-class Constraint:
+class Constraint(Configurable):
     """Base class: `constraint(w)` returns the constrained weight (here `w` itself).
 
     >>> class Clip(tf.keras.constraints.Constraint):
@@ -33,13 +33,6 @@ class Constraint:
 
     def __call__(self, w):
         return w
-
-    def get_config(self):
-        return {}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
 
 
 @serializable(_MODULE)

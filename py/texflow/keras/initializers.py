@@ -13,14 +13,14 @@ import numpy as np
 from .. import dtypes
 from ..engine.ndarray import from_numpy
 from . import backend
-from .serialization import (deserialize_keras_object, get_object, serializable,
-                            serialize_keras_object)
+from .serialization import (Configurable, deserialize_keras_object, get_object,
+                            serializable, serialize_keras_object)
 
 _MODULE = "keras.initializers"
 
 
 @serializable(_MODULE)
-class Initializer:
+class Initializer(Configurable):
     """Base class: `initializer(shape, dtype)` returns the values of that shape (the
     built-in ones a tensor, as Keras 3's; a subclass may return numpy data).
 
@@ -33,13 +33,6 @@ class Initializer:
 
     def __call__(self, shape, dtype=None):
         raise NotImplementedError(f"{type(self).__name__} must implement __call__")
-
-    def get_config(self):
-        return {}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
 
     def clone(self):
         return type(self).from_config(self.get_config())

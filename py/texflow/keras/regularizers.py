@@ -7,8 +7,8 @@ time it is read, so `fit` adds it to every step's loss and its gradient.
 
 from ..ops import elementwise as ew
 from ..ops import reduce as rd
-from .serialization import (deserialize_keras_object, get_object, serializable,
-                            serialize_keras_object)
+from .serialization import (Configurable, deserialize_keras_object, get_object,
+                            serializable, serialize_keras_object)
 
 _MODULE = "keras.regularizers"
 
@@ -24,7 +24,7 @@ def _penalty(value, name):
 
 
 @serializable(_MODULE)
-class Regularizer:
+class Regularizer(Configurable):
     """Base class: `regularizer(weight)` returns a scalar penalty.
 
     >>> class Sum(tf.keras.regularizers.Regularizer):
@@ -35,13 +35,6 @@ class Regularizer:
 
     def __call__(self, x):
         return 0.0
-
-    def get_config(self):
-        return {}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
 
 
 @serializable(_MODULE)

@@ -69,6 +69,19 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
     return None
 
 
+class Configurable:
+    """The base of Keras's initializers, regularizers and constraints: a config of no
+    entries unless a subclass adds its arguments; `from_config` calls the class with
+    them."""
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
 class custom_object_scope:  # noqa: N801  (Keras's name)
     """`with custom_object_scope({"Twice": Twice}):` makes the names deserialize."""
 

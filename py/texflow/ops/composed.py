@@ -1,7 +1,7 @@
 """TensorFlow names a first script reaches for, made of texflow's own ops (no kernels of
 their own, so they run and differentiate on every backend): tf.roll, tf.repeat,
 tf.sequence_mask, tf.meshgrid, tf.ensure_shape, tf.math.is_inf, tf.math.count_nonzero,
-tf.math.segment_sum, tf.math.confusion_matrix, tf.nn.selu, tf.nn.embedding_lookup.
+tf.math.confusion_matrix, tf.nn.selu, tf.nn.embedding_lookup.
 
 Index arrays (a roll's or repeat's source positions, a mask's lengths) are made on the
 host from values the caller passes, as TensorFlow's shape-determining inputs are."""
@@ -187,21 +187,6 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64,  # noqa: 
                         keepdims=bool(keepdims))
     return counts if dtypes.as_dtype(dtype) in (dtypes.int64, int32) else \
         ew.cast(counts, dtype)
-
-
-@export("math")
-def segment_sum(data, segment_ids, name=None):
-    """Sums of the rows of `data` with equal sorted `segment_ids` (tf.math.segment_sum):
-    the result has max(segment_ids) + 1 rows (empty segments 0). Unsorted ids raise.
-
-    >>> tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), [0, 0, 2]).numpy().tolist()
-    [3.0, 0.0, 3.0]
-    """
-    ids = _host_ints(segment_ids, "segment_sum: segment_ids").reshape(-1)
-    if ids.size and ((np.diff(ids) < 0).any() or ids[0] < 0):
-        raise InvalidArgumentError("segment ids are not increasing")
-    count = int(ids[-1]) + 1 if ids.size else 0
-    return unsorted_segment_sum(data, _positions(ids), count)
 
 
 @export("math")

@@ -327,7 +327,8 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides,  # noqa
 @export("nn")
 def convolution(input, filters, strides=None, padding="VALID",  # noqa: A002
                 data_format=None, dilations=None, name=None):
-    """conv1d or conv2d by `input`'s rank (3: NWC, 4: NHWC) (tf.nn.convolution).
+    """conv1d, conv2d or conv3d by `input`'s rank (3: NWC, 4: NHWC, 5: NDHWC)
+    (tf.nn.convolution).
 
     >>> tf.nn.convolution(tf.ones([2, 7, 3]), tf.ones([3, 3, 4]), 2, "SAME").shape
     TensorShape([2, 4, 4])
@@ -339,5 +340,15 @@ def convolution(input, filters, strides=None, padding="VALID",  # noqa: A002
     if len(x.shape) == 4:
         conv._check_layout("convolution", data_format)
         return conv.conv2d(x, filters, strides, padding, "NHWC", _dilations(dilations))
-    raise ValueError(f"convolution: input must be of rank 3 (NWC) or 4 (NHWC) in texflow, "
+    if len(x.shape) == 5:
+        from .conv3d import conv3d
+        return conv3d(x, filters, _five(strides), padding, data_format or "NDHWC",
+                      None if dilations is None else _five(dilations))
+    raise ValueError(f"convolution: input must be of rank 3 (NWC), 4 (NHWC) or 5 (NDHWC), "
                      f"received shape {list(x.shape)}")
+
+
+def _five(value):
+    """tf.nn.convolution's N spatial values (or one int) as conv3d's [1, d, h, w, 1]."""
+    values = [int(value)] if isinstance(value, (int, np.integer)) else _ints(value)
+    return [1] + values * (3 // len(values)) + [1] if len(values) in (1, 3) else values

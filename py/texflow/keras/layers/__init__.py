@@ -2,8 +2,8 @@
 
 from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
 from .base import InputSpec, Layer
-from .conv import Conv1D, Conv2D
-from .conv_transpose import Conv1DTranspose, Conv2DTranspose
+from .conv import Conv1D, Conv2D, Conv3D
+from .conv_transpose import Conv1DTranspose, Conv2DTranspose, Conv3DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .einsum_dense import EinsumDense
@@ -13,6 +13,9 @@ from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
                       GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                       GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D, MaxPooling3D)
+from .image_affine import RandomRotation, RandomTranslation, RandomZoom
+from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomCrop,
+                                  RandomFlip, RandomHeight, RandomWidth, Resizing)
 from .preprocessing import Rescaling
 from .regularization import Dropout
 from .rnn import GRU, LSTM, RNN, SimpleRNN
@@ -23,6 +26,8 @@ from .wrappers import Bidirectional
 # Keras's aliases.
 Convolution2D = Conv2D
 Convolution1D = Conv1D
+Convolution3D = Conv3D
+Convolution3DTranspose = Conv3DTranspose
 Convolution2DTranspose = Conv2DTranspose
 Convolution1DTranspose = Conv1DTranspose
 SeparableConvolution2D = SeparableConv2D

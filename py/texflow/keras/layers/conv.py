@@ -1,9 +1,10 @@
-"""Convolution layers: Conv2D and Conv1D (channels last)."""
+"""Convolution layers: Conv2D, Conv1D and Conv3D (channels last)."""
 
 import numpy as np
 
 from ...ops import elementwise as ew
 from ...ops.conv import conv2d
+from ...ops.conv3d import conv3d
 from ...ops.movement import expand_dims, squeeze
 from ..serialization import serializable, serialize_keras_object
 from .base import InputSpec, Layer, float_input
@@ -159,3 +160,20 @@ class Conv1D(_Conv):
         y = conv2d(expand_dims(float_input(inputs), 1), kernel, (1,) + self.strides,
                    self.padding.upper(), dilations=(1,) + self.dilation_rate)
         return self._finish(squeeze(y, 1))
+
+
+@serializable(_MODULE)
+class Conv3D(_Conv):
+    """3-D convolution over (batch, depth, height, width, channels) volumes; the kernel is
+    [*kernel_size, in_channels, filters].
+
+    >>> tf.keras.layers.Conv3D(4, 3)(np.zeros((1, 5, 5, 5, 2), np.float32)).shape
+    TensorShape([1, 3, 3, 3, 4])
+    """
+
+    rank = 3
+
+    def call(self, inputs):
+        y = conv3d(float_input(inputs), self.kernel, (1,) + self.strides + (1,),
+                   self.padding.upper(), dilations=(1,) + self.dilation_rate + (1,))
+        return self._finish(y)

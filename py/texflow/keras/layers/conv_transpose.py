@@ -1,9 +1,12 @@
-"""Transposed convolution layers: Conv2DTranspose and Conv1DTranspose (channels last).
+"""Transposed convolution layers: Conv2DTranspose, Conv1DTranspose and Conv3DTranspose
+(channels last).
 
-Each is tf.nn.conv2d_transpose (conv2d's input gradient) with the output size Keras 3
-computes from the input size, kernel, strides, padding and output_padding.
+Each is tf.nn.conv2d_transpose (conv2d's input gradient; conv3d_transpose for 3-D) with
+the output size Keras 3 computes from the input size, kernel, strides, padding and
+output_padding.
 """
 
+from ...ops.conv3d import conv3d_transpose
 from ...ops.convolution import conv2d_transpose
 from ...ops.movement import expand_dims, squeeze
 from ..serialization import serializable
@@ -66,11 +69,15 @@ class _ConvTranspose(_Conv):
 
     def _transpose(self, x, kernel, strides, dilations):
         """conv2d_transpose of NHWC `x` into Keras's output size."""
-        spatial = self._output_lengths(tuple(x.shape[3 - self.rank:-1]))
+        spatial = self._output_lengths(tuple(x.shape[1 + (self.rank == 1):-1]))
         if self.rank == 1:  # over a height of 1
             spatial = (1,) + spatial
-        return conv2d_transpose(x, kernel, (x.shape[0],) + spatial + (self.filters,),
-                                strides, self.padding.upper(), dilations=dilations)
+        shape = (x.shape[0],) + spatial + (self.filters,)
+        if self.rank == 3:
+            return conv3d_transpose(x, kernel, shape, strides, self.padding.upper(),
+                                    dilations=dilations)
+        return conv2d_transpose(x, kernel, shape, strides, self.padding.upper(),
+                                dilations=dilations)
 
     def _output_lengths(self, spatial):
         pads = self.output_padding or (None,) * self.rank
@@ -132,3 +139,21 @@ class Conv1DTranspose(_ConvTranspose):
         y = self._transpose(expand_dims(float_input(inputs), 1), expand_dims(self.kernel, 0),
                             (1,) + self.strides, (1,) + self.dilation_rate)
         return self._finish(squeeze(y, 1))
+
+
+@serializable(_MODULE)
+class Conv3DTranspose(_ConvTranspose):
+    """Transposed 3-D convolution over (batch, depth, height, width, channels) volumes;
+    the kernel is [*kernel_size, filters, in_channels].
+
+    >>> layer = tf.keras.layers.Conv3DTranspose(4, 3, strides=2, padding="same")
+    >>> layer(np.zeros((1, 2, 3, 3, 2), np.float32)).shape
+    TensorShape([1, 4, 6, 6, 4])
+    """
+
+    rank = 3
+
+    def call(self, inputs):
+        y = self._transpose(float_input(inputs), self.kernel, self.strides,
+                            self.dilation_rate)
+        return self._finish(y)
