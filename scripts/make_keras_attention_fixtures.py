@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/data/keras/attention.json: what real Keras 3 computes with its attention
-layers (MultiHeadAttention, EinsumDense, Attention, AdditiveAttention), for texflow's
-tests.
+layers (MultiHeadAttention, EinsumDense, Attention, AdditiveAttention,
+GroupQueryAttention), for texflow's tests.
 
 Run by hand with TensorFlow 2.21 / Keras 3.15 in a separate virtual environment (never a
 test dependency):
@@ -93,6 +93,84 @@ EINSUM = [
 ]
 
 
+# (class, config, shapes [query, value, key?], call kwargs builder)
+DOT = [
+    ("Attention", {}, [(2, 3, 4), (2, 5, 4)], {}),
+    ("Attention", {"use_scale": True}, [(2, 3, 4), (2, 5, 4), (2, 5, 4)],
+     {"mask": lambda: [np.array([[1, 0, 1], [1, 1, 1]], bool),
+                       np.array([[1, 1, 0, 1, 0], [1, 0, 0, 0, 0]], bool)],
+      "return_attention_scores": True}),
+    ("Attention", {"score_mode": "concat"}, [(2, 4, 3), (2, 4, 3)],
+     {"use_causal_mask": True, "return_attention_scores": True}),
+    ("Attention", {"score_mode": "concat", "use_scale": True}, [(1, 3, 2), (1, 4, 2)],
+     {"mask": lambda: [None, np.array([[1, 1, 0, 1]], bool)], "use_causal_mask": True}),
+    ("Attention", {"dropout": 0.5}, [(2, 3, 4), (2, 5, 4)], {"training": False}),
+    ("AdditiveAttention", {}, [(2, 3, 4), (2, 5, 4)],
+     {"mask": lambda: [None, np.array([[1, 1, 0, 1, 0], [0, 1, 1, 1, 1]], bool)]}),
+    ("AdditiveAttention", {"use_scale": False}, [(2, 4, 3), (2, 4, 3), (2, 4, 3)],
+     {"use_causal_mask": True, "return_attention_scores": True}),
+]
+
+
+GQA = [
+    ({"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2}, (2, 5, 6), "self",
+     None, {}),
+    ({"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 1}, (2, 4, 6),
+     (2, 3, 6), (2, 3, 5), {"attention_mask": lambda: with_hole((2, 4, 3), (1, 2)),
+                            "return_attention_scores": True}),
+    ({"head_dim": 2, "num_query_heads": 4, "num_key_value_heads": 4, "use_bias": False,
+      "use_gate": True, "sliding_window": 2}, (1, 5, 4), "self", None,
+     {"use_causal_mask": True}),
+    ({"head_dim": 3, "num_query_heads": 2, "num_key_value_heads": 1}, (2, 4, 6), (2, 3, 6),
+     None, {"attention_mask": lambda: with_hole((2, 4, 3), (0, 3)),
+            "value_mask": lambda: np.array([[1, 1, 0], [1, 1, 1]], bool)}),
+]
+
+
+def gqa_cases():
+    cases = []
+    for config, q_shape, v_shape, k_shape, kwargs in GQA:
+        layer = keras.layers.GroupQueryAttention(**config)
+        query = rand(*q_shape)
+        inputs = [query] if v_shape == "self" else [query, rand(*v_shape)]
+        if k_shape is not None:
+            inputs.append(rand(*k_shape))
+        layer.build(q_shape, q_shape if v_shape == "self" else v_shape, k_shape)
+        weights = [rand(*w.shape) for w in layer.weights]
+        layer.set_weights(weights)
+        call_kwargs = {k: v() if callable(v) else v for k, v in kwargs.items()}
+
+        def call(tensors):
+            args = tensors if len(tensors) > 1 else tensors * 2
+            return layer(*args, **call_kwargs)
+        outputs, cotangents, grads = grads_of(layer, inputs, call)
+        cases.append({"layer": "GroupedQueryAttention", "config": config, "inputs": inputs,
+                      "weights": weights, "kwargs": call_kwargs, "outputs": outputs,
+                      "cotangents": cotangents, "grads": grads,
+                      "weight_paths": [w.path for w in layer.weights],
+                      "built_config": layer.get_config()})
+    return cases
+
+
+def dot_cases():
+    cases = []
+    for name, config, shapes, kwargs in DOT:
+        layer = getattr(keras.layers, name)(**config)
+        inputs = [rand(*s) for s in shapes]
+        layer.build(shapes)
+        weights = [rand(*w.shape) for w in layer.weights]
+        layer.set_weights(weights)
+        call_kwargs = {k: v() if callable(v) else v for k, v in kwargs.items()}
+        outputs, cotangents, grads = grads_of(layer, inputs,
+                                              lambda t: layer(list(t), **call_kwargs))
+        cases.append({"layer": name, "config": config, "inputs": inputs,
+                      "weights": weights, "kwargs": call_kwargs, "outputs": outputs,
+                      "cotangents": cotangents, "grads": grads,
+                      "weight_paths": [w.path for w in layer.weights],
+                      "built_config": layer.get_config()})
+    return cases
+
+
 def grads_of(layer, inputs, call):
     """Outputs, and gradients of sum(outputs * cotangents) wrt inputs and weights."""
     tensors = [tf.constant(x) for x in inputs]
@@ -152,7 +230,8 @@ def einsum_cases():
 
 def main():
     result = {"_made_by": f"keras {keras.__version__}", "mha": mha_cases(),
-              "einsum_dense": einsum_cases()}
+              "einsum_dense": einsum_cases(), "dot": dot_cases(),
+              "gqa": gqa_cases()}
     OUT.write_text(json.dumps(plain(result), separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes)")
 

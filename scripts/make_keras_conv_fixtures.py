@@ -54,6 +54,10 @@ CASES = [  # (class name, config, input shape)
      (1, 2, 3, 3, 2)),
     ("Conv3DTranspose", {"filters": 2, "kernel_size": (2, 3, 3), "strides": (1, 2, 2),
                          "output_padding": (0, 1, 1)}, (1, 3, 2, 3, 2)),
+    # TensorFlow's CPU has no gradients of grouped convolutions: outputs only
+    ("Conv2D", {"filters": 6, "kernel_size": 3, "groups": 2, "padding": "same"},
+     (1, 5, 4, 4)),
+    ("Conv1D", {"filters": 4, "kernel_size": 2, "groups": 4, "strides": 2}, (2, 7, 4)),
 ]
 DEFAULTS = {"Conv2DTranspose": {"filters": 4, "kernel_size": 3},
             "Conv1DTranspose": {"filters": 4, "kernel_size": 3},
@@ -90,7 +94,8 @@ def case(name, config, shape):
         y = layer(xv)
         dy = RNG.uniform(-1, 1, tuple(y.shape)).astype(np.float32)
         loss = tf.reduce_sum(y * dy)
-    grads = tape.gradient(loss, [xv] + layer.trainable_weights)
+    grads = [None, []] if config.get("groups", 1) > 1 else tape.gradient(
+        loss, [xv] + layer.trainable_weights)
     return {"layer": name, "config": config, "input": x, "weights": weights, "output": y,
             "dy": dy, "grad_input": grads[0], "grad_weights": grads[1:],
             "weight_names": [w.name for w in layer.weights],

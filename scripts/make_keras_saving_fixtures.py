@@ -68,6 +68,7 @@ x, y = np.ones((4, 2), np.float32), np.ones((4, 1), np.float32)
 q, v = keras.Input((5, 6)), keras.Input((3, 4))
 h = keras.layers.MultiHeadAttention(2, 3, use_gate=True)(q, v, use_causal_mask=True)
 h = keras.layers.MultiHeadAttention(2, 4, use_bias=False, output_shape=2)(h, h)
+h = keras.layers.GroupQueryAttention(2, 2, 1, use_gate=True)(h, h)
 model = keras.Model([q, v], keras.layers.EinsumDense("abc,cd->abd", (None, 1),
                                                     bias_axes="d")(h))
 model.compile(keras.optimizers.Adam(0.01), "mse")

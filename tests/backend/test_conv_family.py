@@ -210,3 +210,34 @@ def test_conv3d_errors_are_tensorflows():
     assert tf.nn.conv3d_transpose(tf.ones([1, 3, 3, 4, 4]), w, [1, 6, 6, 7, 2], 2).shape == \
         [1, 6, 6, 7, 2]
     assert tf.nn.convolution(x, w, 2, "SAME").shape == [1, 3, 3, 4, 4]
+
+
+@each_backend
+def test_grouped_conv2d_and_its_gradients():
+    """Input channels a multiple G of the filter's: G convolutions of channel blocks (the
+    filter's output channels in G blocks), as TensorFlow's conv2d."""
+    for xs, ws, strides, padding in (((2, 5, 6, 6), (3, 3, 2, 6), 1, "SAME"),
+                                     ((1, 6, 5, 4), (2, 3, 1, 8), 2, "VALID"),
+                                     ((1, 4, 4, 6), (1, 1, 2, 3), 1, "VALID")):
+        x, w = _draw(("grouped", xs, ws), xs, ws)
+        groups, cg, og = xs[3] // ws[2], ws[2], ws[3] // (xs[3] // ws[2])
+        blocks = [(x[..., g * cg:(g + 1) * cg], w[..., g * og:(g + 1) * og])
+                  for g in range(groups)]
+        want = np.concatenate([oracle_nn.conv2d(a, b, strides, padding) for a, b in blocks],
+                              axis=3)
+        dy = _draw(("grouped dy", xs, ws), want.shape)[0]
+        what = f"grouped conv2d({list(xs)}, {list(ws)}, {strides}, {padding})"
+        y, gx, gw = _grads(lambda a, b: tf.nn.conv2d(a, b, strides, padding), x, w, dy)
+        _close(y, want, what, np.concatenate([oracle_nn.conv2d(
+            np.abs(a), np.abs(b), strides, padding) for a, b in blocks], axis=3))
+        dys = [dy[..., g * og:(g + 1) * og] for g in range(groups)]
+        _close(gx, np.concatenate([oracle_nn.conv2d_transpose(
+            d, b, a.shape, strides, padding) for (a, b), d in zip(blocks, dys)], axis=3),
+            what + " input gradient", 10.0)
+        _close(gw, np.concatenate([oracle_nn.conv2d_backprop_filter(
+            a, d, b.shape, strides, padding) for (a, b), d in zip(blocks, dys)], axis=3),
+            what + " filter gradient", 10.0)
+    with raises(tf.errors.InvalidArgumentError, match="divisible by number of groups: 5 vs"):
+        tf.nn.conv2d(tf.ones([1, 5, 5, 4]), tf.ones([3, 3, 2, 5]), 1, "SAME")
+    with raises(tf.errors.InvalidArgumentError, match="divisible by filter depth: 4 vs 3"):
+        tf.nn.conv2d(tf.ones([1, 5, 5, 4]), tf.ones([3, 3, 3, 6]), 1, "SAME")

@@ -203,3 +203,16 @@ def test_batches_move_to_the_backend():
     arr = tf.array(x)  # a model consumes a batch: it becomes an NDArray on the backend
     assert arr.shape == (4, 3) and float(tf.sum(arr).numpy()) == 12.0
     assert tf.array(y).dtype == "int32"
+
+
+@each_backend
+def test_constructing_runs_no_pipeline_element_spec_runs_it_briefly():
+    # TensorFlow checks element types at construction without running anything; a spec that
+    # needs texflow's data (a map's) is read only when element_spec is asked for
+    calls = []
+    ds = Dataset.range(10).map(lambda x: calls.append(int(x)) or x)
+    ds.concatenate(ds), ds.unique(), Dataset.sample_from_datasets([ds, ds])
+    Dataset.choose_from_datasets([ds], Dataset.range(1)), ds.batch(2).padded_batch(2)
+    assert calls == []
+    assert ds.batch(3).element_spec == tf.TensorSpec([None], tf.int64)
+    assert calls == [0, 1]  # two elements: the sizes that vary between them are None

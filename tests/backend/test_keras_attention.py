@@ -1,4 +1,5 @@
-"""Keras attention layers (MultiHeadAttention, EinsumDense) against real Keras 3.15 with
+"""Keras attention layers (MultiHeadAttention, EinsumDense, Attention,
+AdditiveAttention, GroupQueryAttention) against real Keras 3.15 with
 the same inputs and weights (tests/data/keras/attention.json, written by
 scripts/make_keras_attention_fixtures.py): outputs, masks, attention scores, the
 gradients with respect to inputs and weights, weight paths and get_config, on every
@@ -13,12 +14,16 @@ from keras_cases import arr, close
 
 MHA_CASES = keras_cases.cases("mha", "attention.json")
 EINSUM_CASES = keras_cases.cases("einsum_dense", "attention.json")
+DOT_CASES = keras_cases.cases("dot", "attention.json")
+GQA_CASES = keras_cases.cases("gqa", "attention.json")
 
 
 def _kwargs(case):
     out = {}
     for name, value in case["kwargs"].items():
-        if name.endswith("mask"):
+        if name == "mask":  # Attention's [query_mask, value_mask]
+            value = [None if m is None else np.asarray(m) for m in value]
+        elif name.endswith("mask"):
             value = np.asarray(value)
             value = value.astype(np.float32) if value.dtype.kind == "f" else value
         out[name] = value
@@ -30,10 +35,13 @@ def _replay(case, make):
     layer = make()
     inputs = [arr(x) for x in case["inputs"]]
     kwargs = _kwargs(case)
-    if isinstance(layer, tf.keras.layers.MultiHeadAttention):
+    if isinstance(layer, (tf.keras.layers.MultiHeadAttention,
+                          tf.keras.layers.GroupQueryAttention)):
         shapes = [x.shape for x in inputs]
         layer.build(shapes[0], shapes[1] if len(shapes) > 1 else shapes[0],
                     shapes[2] if len(shapes) > 2 else None)
+    elif isinstance(layer, tf.keras.layers.Attention):
+        layer.build([x.shape for x in inputs])
     else:
         layer.build(inputs[0].shape)
     # the layer's own name is numbered by what ran before; the rest is Keras's path
@@ -43,7 +51,9 @@ def _replay(case, make):
     tensors = [tf.constant(x) for x in inputs]
     with tf.GradientTape() as tape:
         tape.watch(tensors)
-        if len(tensors) == 1 and not isinstance(layer, tf.keras.layers.EinsumDense):
+        if isinstance(layer, tf.keras.layers.Attention):
+            outputs = layer(list(tensors), **kwargs)
+        elif len(tensors) == 1 and not isinstance(layer, tf.keras.layers.EinsumDense):
             outputs = layer(tensors[0], tensors[0], **kwargs)
         else:
             outputs = layer(*tensors, **kwargs)
@@ -80,6 +90,16 @@ def test_einsum_dense_matches_keras(case):
     _replay(case, lambda: tf.keras.layers.EinsumDense(**case["config"]))
 
 
+@each_backend(case=DOT_CASES)
+def test_attention_and_additive_attention_match_keras(case):
+    _replay(case, lambda: getattr(tf.keras.layers, case["layer"])(**case["config"]))
+
+
+@each_backend(case=GQA_CASES)
+def test_group_query_attention_matches_keras(case):
+    _replay(case, lambda: tf.keras.layers.GroupQueryAttention(**case["config"]))
+
+
 def _transformer_block(seed):
     tf.keras.utils.set_random_seed(seed)
     x = tf.keras.Input((6, 8))
@@ -109,11 +129,19 @@ def test_a_transformer_block_trains_the_same_compiled_and_eagerly():
 
 
 @each_backend
-def test_multi_head_attention_saves_and_loads():
+def test_attention_layers_save_and_load():
     import os
     import tempfile
 
-    model = _transformer_block(1)
+    tf.keras.utils.set_random_seed(1)
+    q = tf.keras.Input((6, 8))
+    h = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)(q, q, use_causal_mask=True)
+    h = tf.keras.layers.GroupQueryAttention(2, 4, 2, use_gate=True)(h, h)
+    h = tf.keras.layers.Attention(use_scale=True, score_mode="concat")([h, q])
+    h = tf.keras.layers.AdditiveAttention()([h, q])
+    model = tf.keras.Model(q, tf.keras.layers.EinsumDense("abc,cd->abd", (None, 2))(h))
+    for layer in model.layers:  # away from the initial values (AdditiveAttention's ones)
+        layer.set_weights([w + 0.1 for w in layer.get_weights()])
     x = np.random.default_rng(0).normal(size=(2, 6, 8)).astype(np.float32)
     path = os.path.join(tempfile.mkdtemp(), "block.keras")
     model.save(path)

@@ -33,6 +33,8 @@ def test_conv_layer_matches_keras(case):
         grads = tape.gradient(y, [xv] + layer.trainable_weights,
                               output_gradients=tf.constant(arr(case["dy"])))
         close(y.numpy(), case["output"], what=what)
+        if case["grad_input"] is None:  # grouped: TensorFlow's CPU has no gradient
+            return
         close(grads[0].numpy(), case["grad_input"], what=what + " input gradient")
         for weight, mine, theirs in zip(layer.trainable_weights, grads[1:],
                                         case["grad_weights"]):

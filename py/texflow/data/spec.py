@@ -7,6 +7,8 @@ stage whose spec depends on one reads it from the first element the stage
 produces (`from_data`), keeping dimensions that vary in its input unknown.
 """
 
+import threading
+
 import numpy as np
 
 from ..engine.nest import assert_same_structure
@@ -29,9 +31,30 @@ def of_element(element):
     return structure.map_structure(of_leaf, element)
 
 
+class _NeedsData(Exception):
+    pass
+
+
+_mode = threading.local()
+
+
+def static(dataset):
+    """`dataset`'s spec where it needs no data (a check at construction, as TensorFlow's,
+    must not run the pipeline: a shuffle buffer, a file), else None."""
+    _mode.static = True
+    try:
+        return dataset._spec()
+    except _NeedsData:
+        return None
+    finally:
+        _mode.static = False
+
+
 def first(dataset, count=1):
     """The first element `dataset` produces (None when it is empty), or with `count`, a
     list of its first `count` elements."""
+    if getattr(_mode, "static", False):
+        raise _NeedsData
     elements = list(dataset.take(count).as_numpy_iterator())
     if count != 1:
         return elements

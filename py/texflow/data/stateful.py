@@ -77,7 +77,7 @@ class TakeWhile(_Unary):
 class Unique(_Unary):
     def __init__(self, inp):
         super().__init__(inp)
-        inner = inp._spec()
+        inner = spec.static(inp)
         if inner is not None:
             if not isinstance(inner, TensorSpec):
                 raise InvalidArgumentError("UniqueDataset only supports inputs with a single "
@@ -145,8 +145,10 @@ class RandomInts(Dataset):
         return TensorSpec([], "int64")
 
 
-def _common_spec(datasets):
-    specs = [d._spec() for d in datasets]
+def _common_spec(datasets, check=False):
+    """The datasets' common element spec; with `check`, only a check at construction
+    (specs that need data are left out)."""
+    specs = [spec.static(d) if check else d._spec() for d in datasets]
     known = [s for s in specs if s is not None]
     out = known[0] if known else None
     for s in known[1:]:
@@ -173,13 +175,13 @@ class Choose(Dataset):
             if not isinstance(d, Dataset):
                 raise TypeError(f"Invalid `datasets`. `datasets` must be a list of "
                                 f"`tf.data.Dataset`s, received {type(d).__name__}")
-        choice_spec = choices._spec()
+        choice_spec = spec.static(choices)
         if choice_spec is not None and (not isinstance(choice_spec, TensorSpec) or
                                         choice_spec.dtype != "int64" or
                                         choice_spec.shape.rank != 0):
             raise TypeError(f"Invalid `choice_dataset`. Elements of `choice_dataset` must be "
                             f"scalar `tf.int64` tensors but are {choice_spec}.")
-        self.element_type = _common_spec(self.datasets)
+        _common_spec(self.datasets, check=True)
 
     def _gen(self, ctx):
         gens = [d._gen(ctx) for d in self.datasets]
@@ -204,7 +206,7 @@ class Choose(Dataset):
             yield e
 
     def _spec(self):
-        return self.element_type
+        return _common_spec(self.datasets)
 
 
 class Sample(Dataset):
@@ -230,7 +232,7 @@ class Sample(Dataset):
         self.weights = weights
         self.seed, self.stop, self.passes = seed, stop_on_empty, 0
         self.rerandomize = rerandomize
-        self.element_type = _common_spec(self.datasets)
+        _common_spec(self.datasets, check=True)
 
     def _rng(self):
         epoch = self.passes if self.rerandomize is not False else 0
@@ -258,7 +260,7 @@ class Sample(Dataset):
         return INFINITE if all(n == INFINITE for n in ns) else UNKNOWN
 
     def _spec(self):
-        return self.element_type
+        return _common_spec(self.datasets)
 
 
 class RejectionResample(_Unary):

@@ -347,7 +347,7 @@ class Zip(Dataset):
 class Concatenate(Dataset):
     def __init__(self, first, second):
         self._inputs = (first, second)
-        a, b = first._spec(), second._spec()
+        a, b = spec.static(first), spec.static(second)
         if a is not None and b is not None and spec.common(a, b) is None:
             raise TypeError(f"Incompatible dataset elements:\n  {a} vs.   {b}")
 

@@ -164,8 +164,32 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC",  # no
     if len(filters.shape) != 4:
         raise ShapeError(f"conv2d: filter must be HWIO of rank 4, received shape "
                          f"{list(filters.shape)}")
+    if filters.shape[2] and input.shape[3] != filters.shape[2]:
+        filters = _grouped_filter(input, filters)
     attrs = _conv_attrs("conv2d", input.shape, filters.shape[:2], strides, padding, dilations)
     return run_op(_conv2d, (input, filters), attrs)
+
+
+def _grouped_filter(x, w):
+    """A grouped convolution's filter [kh, kw, C / G, O] (TensorFlow's rule: input channels
+    a multiple G of the filter's) as one conv2d's [kh, kw, C, O], zero outside each group's
+    block: output channel o reads group o // (O / G). G times the multiply-adds in one
+    launch; gradients through the mask pick each group's block."""
+    from .creation import eye
+    from .elementwise import mul
+    from .movement import reshape
+    kh, kw, cg, o = w.shape
+    groups = x.shape[3] // cg
+    if x.shape[3] % cg:
+        raise ShapeError(f"conv2d: input depth must be evenly divisible by filter depth: "
+                         f"{x.shape[3]} vs {cg} (input shape {list(x.shape)}, filter shape "
+                         f"{list(w.shape)})")
+    if o % groups:
+        raise ShapeError(f"conv2d: output depth must be evenly divisible by number of groups: "
+                         f"{o} vs {groups} (filter shape {list(w.shape)})")
+    block = mul(reshape(w, [kh, kw, 1, cg, groups, o // groups]),
+                reshape(eye(groups), [groups, 1, groups, 1]))
+    return reshape(block, [kh, kw, groups * cg, o])
 
 
 # -- pooling -----------------------------------------------------------------------------

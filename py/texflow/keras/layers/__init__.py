@@ -1,12 +1,14 @@
 """`tf.keras.layers`: the layer classes, a module per family."""
 
 from .activation import ELU, Activation, LeakyReLU, ReLU, Softmax
+from .attention import AdditiveAttention, Attention
 from .base import InputSpec, Layer
 from .conv import Conv1D, Conv2D, Conv3D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose, Conv3DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .einsum_dense import EinsumDense
+from .grouped_query_attention import GroupedQueryAttention as GroupQueryAttention
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .multi_head_attention import MultiHeadAttention
 from .normalization import BatchNormalization, LayerNormalization

@@ -76,10 +76,15 @@ class _Conv(Layer):
         self.padding = normalize_padding(padding)
         self.data_format = normalize_data_format(data_format)
         self.dilation_rate = normalize_tuple(dilation_rate, n, "dilation_rate")
-        if groups != 1:
-            raise ValueError(f"texflow's convolution layers have groups=1 only, received "
-                             f"groups={groups}")
-        self.groups = 1
+        if not isinstance(groups, (int, np.integer)) or groups <= 0:
+            raise ValueError(f"The number of groups must be a positive integer. Received: "
+                             f"groups={groups}.")
+        if self.filters % groups:
+            raise ValueError(f"The number of filters must be evenly divisible by the number "
+                             f"of groups. Received: groups={groups}, filters={filters}.")
+        if groups != 1 and n == 3:
+            raise ValueError(f"texflow's Conv3D has groups=1 only, received groups={groups}")
+        self.groups = int(groups)
         if max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError(f"`strides > 1` not supported in conjunction with "
                              f"`dilation_rate > 1`. Received: strides={self.strides} and "
@@ -94,7 +99,12 @@ class _Conv(Layer):
         if channels is None:
             raise ValueError(f'Layer "{self.name}": the channel dimension of the inputs '
                              f"should be defined. Found None in shape {input_shape}")
-        add_kernel_and_bias(self, self.kernel_size + (channels, self.filters))
+        if channels % self.groups:
+            raise ValueError(f"The number of input channels must be evenly divisible by the "
+                             f"number of groups. Received groups={self.groups}, but the input "
+                             f"has {channels} channels (full input shape is {input_shape}).")
+        # groups > 1: conv2d's grouped rule (input channels a multiple of the kernel's)
+        add_kernel_and_bias(self, self.kernel_size + (channels // self.groups, self.filters))
         self.input_spec = InputSpec(min_ndim=self.rank + 2, axes={-1: channels})
 
     def _finish(self, y):
@@ -130,6 +140,9 @@ class Conv2D(_Conv):
         strides: an int or (sh, sw) (default 1).
         padding: 'valid' (default) or 'same'.
         dilation_rate: an int or (dh, dw) (default 1).
+        groups: channel groups (default 1): the input's channels and `filters` split into
+            `groups` blocks, output block g convolving input block g only (the kernel is
+            [kh, kw, in_channels / groups, filters]).
         activation, use_bias, *_initializer, *_regularizer, *_constraint: as Dense.
 
     >>> layer = tf.keras.layers.Conv2D(32, 3, activation="relu")

@@ -91,6 +91,43 @@ def masked_softmax(scores, mask, axes, fill, zero_masked):
     return ew.where(mask, probs, 0.0) if mask is not None and zero_masked else probs
 
 
+def combined_mask(query, value, value_mask, key_mask, attention_mask, causal, window):
+    """The [B, T, S] (or broadcastable) bool mask of Keras's MultiHeadAttention, or None.
+
+    Keras reads query_mask from the query's Keras mask (texflow arrays carry none) and
+    ignores the argument; value_mask and key_mask are used as given."""
+    mask = None
+    for m in (value_mask, key_mask):
+        if m is not None:
+            mask = _and(mask, expand_dims(_bool(m), -2))
+    if causal or window is not None:
+        mask = _and(mask, band_mask(query.shape[1], value.shape[1], causal, window))
+    if attention_mask is not None:
+        mask = _and(mask, _bool(attention_mask))
+    return mask
+
+
+def compute_attention(query, key, value, mask, equations, attention_axes, norm_axes, scale,
+                      rate, dropout_layer, training, return_scores):
+    """Scaled dot-product attention of projected tensors as Keras 3 computes it on
+    TensorFlow: (output, probabilities or None)."""
+    dot_equation, combine_equation = equations
+    rank = len(query.shape) + len(attention_axes) - 1
+    if mask is not None:  # broadcast over heads (and the leading axes it lacks)
+        while len(mask.shape) < rank:
+            mask = expand_dims(mask, -2 * len(attention_axes) - 1)
+    # Keras 3 runs the fused dot_product_attention when it can, which scales after the
+    # product and leaves a row with no visible key uniform
+    if not (rate > 0.0 or return_scores or len(query.shape) != 4):
+        scores = ew.mul(einsum(dot_equation, key, query), scale)
+        probs = masked_softmax(scores, mask, norm_axes, _FUSED_FILL, False)
+        return einsum(combine_equation, probs, value), None
+    scores = einsum(dot_equation, key, ew.mul(query, scale))
+    probs = masked_softmax(scores, mask, norm_axes, _SOFTMAX_FILL, True)
+    dropped = dropout_layer(probs, training=training) if rate > 0.0 else probs
+    return einsum(combine_equation, dropped, value), probs
+
+
 @serializable(_MODULE)
 class MultiHeadAttention(Layer):
     """Multi-head attention (Vaswani et al., 2017), as Keras 3's MultiHeadAttention.
@@ -248,17 +285,8 @@ class MultiHeadAttention(Layer):
              use_causal_mask=False):
         query, value = float_input(as_tensor(query)), float_input(as_tensor(value))
         key = value if key is None else float_input(as_tensor(key))
-        # Keras reads query_mask from the query's Keras mask (texflow arrays carry none)
-        # and ignores the argument; value_mask and key_mask are used as given
-        mask = None
-        for m in (value_mask, key_mask):
-            if m is not None:
-                mask = _and(mask, expand_dims(_bool(m), -2))
-        if use_causal_mask or self._sliding_window is not None:
-            mask = _and(mask, band_mask(query.shape[1], value.shape[1], use_causal_mask,
-                                        self._sliding_window))
-        if attention_mask is not None:
-            mask = _and(mask, _bool(attention_mask))
+        mask = combined_mask(query, value, value_mask, key_mask, attention_mask,
+                             use_causal_mask, self._sliding_window)
         gate = self._gate_dense(query) if self._use_gate else None
         output, scores = self._compute_attention(
             self.query_dense(query), self.key_dense(key), self.value_dense(value), mask,
@@ -271,25 +299,11 @@ class MultiHeadAttention(Layer):
     def _compute_attention(self, query, key, value, attention_mask=None, training=None,
                            return_attention_scores=False):
         """(output [B, T, N, H], probabilities [B, N, T, S]) of projected tensors."""
-        rank = len(query.shape) + len(self._attention_axes) - 1
-        mask = attention_mask
-        if mask is not None:  # broadcast over heads (and the leading axes it lacks)
-            while len(mask.shape) < rank:
-                mask = expand_dims(mask, -2 * len(self._attention_axes) - 1)
-        # Keras 3 runs the fused dot_product_attention when it can, which scales after
-        # the product and leaves a row with no visible key uniform
-        fused = not (self._dropout > 0.0 or return_attention_scores or len(query.shape) != 4)
-        if fused:
-            scores = ew.mul(einsum(self._dot_product_equation, key, query),
-                            self._inverse_sqrt_key_dim)
-            probs = masked_softmax(scores, mask, self._norm_axes, _FUSED_FILL, False)
-            return einsum(self._combine_equation, probs, value), None
-        query = ew.mul(query, self._inverse_sqrt_key_dim)
-        scores = einsum(self._dot_product_equation, key, query)
-        probs = masked_softmax(scores, mask, self._norm_axes, _SOFTMAX_FILL, True)
-        dropped = self._dropout_layer(probs, training=training) if self._dropout > 0.0 \
-            else probs
-        return einsum(self._combine_equation, dropped, value), probs
+        return compute_attention(
+            query, key, value, attention_mask, (self._dot_product_equation,
+                                                self._combine_equation),
+            self._attention_axes, self._norm_axes, self._inverse_sqrt_key_dim,
+            self._dropout, self._dropout_layer, training, return_attention_scores)
 
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
         query_shape = tuple(query_shape)
