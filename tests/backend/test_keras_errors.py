@@ -1,6 +1,8 @@
 """Bad input to Keras models raises a clear error naming the thing, before any weight
 changes, on every backend."""
 
+import re
+
 import numpy as np
 
 import texflow as tf
@@ -120,3 +122,30 @@ def test_dataset_of_the_wrong_structure_raises():
     with raises(ValueError, match="Data cardinality is ambiguous.*'x' sizes: 6.*'y' sizes: 5"):
         model.fit(x, y[:5], verbose=0)
     assert _unchanged(model, before)
+
+
+@each_backend
+def test_the_wrong_cross_entropy_for_the_labels_raises_keras_value_errors():
+    # Keras 3.15's ValueErrors (it prints the traced shapes, (None, 3); an eager call
+    # prints these), raised before any weight changes.
+    x = np.ones((8, 4), np.float32)
+    one_hot, classes = np.eye(3)[np.arange(8) % 3], np.arange(8) % 3
+    cases = [("sparse_categorical_crossentropy", one_hot,
+              "Argument `output` must have rank (ndim) `target.ndim - 1`. Received: "
+              "target.shape=(8, 3), output.shape=(8, 3)"),
+             ("categorical_crossentropy", classes,
+              "Arguments `target` and `output` must have the same rank (ndim). Received: "
+              "target.shape=(8,), output.shape=(8, 3)"),
+             ("binary_crossentropy", one_hot[:, :2],
+              "Arguments `target` and `output` must have the same shape. Received: "
+              "target.shape=(8, 2), output.shape=(8, 3)")]
+    for loss, y, message in cases:
+        model = _classifier(compile_it=False)
+        model.compile(optimizer="adam", loss=loss)
+        before = model.get_weights()
+        with raises(ValueError, match="^" + re.escape(message) + "$"):
+            model.fit(x, y, batch_size=8, verbose=0)
+        assert _unchanged(model, before)
+    with raises(ValueError, match=r"same shape up until the last dimension: target.shape"
+                                  r"=\(2,\), output.shape=\(3, 3\)"):
+        tf.keras.losses.sparse_categorical_crossentropy(np.zeros(2), np.ones((3, 3)) / 3)

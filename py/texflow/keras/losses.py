@@ -19,6 +19,7 @@ from ..ops import reduce as rd
 from ..ops.index_checks import all_within, every_call, host_values, labels_key
 from ..ops.movement import expand_dims, squeeze
 from . import backend
+from .loss_shapes import check_same_shape, check_sparse_shapes
 from ..engine.ndarray import from_numpy, to_numpy
 from .serialization import (deserialize_keras_object, get_object, serializable,
                             serialize_keras_object)
@@ -224,6 +225,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     """Binary cross-entropy averaged over the last axis; probabilities are clipped to
     [1e-7, 1 - 1e-7] (or `from_logits`); labels can be smoothed toward 0.5."""
     y_pred, y_true = _float(y_pred), _float(y_true)
+    check_same_shape(y_true, y_pred)
     if label_smoothing:
         y_true = ew.add(ew.mul(y_true, 1.0 - label_smoothing), 0.5 * label_smoothing)
     return nn.binary_crossentropy(y_true, y_pred, from_logits=from_logits)
@@ -233,6 +235,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
                              axis=-1):
     """Cross-entropy of one-hot (or soft) labels against predicted distributions."""
     y_pred, y_true = _float(y_pred), _float(y_true)
+    check_same_shape(y_true, y_pred)
     if label_smoothing:
         classes = y_true.shape[-1]
         y_true = ew.add(ew.mul(y_true, 1.0 - label_smoothing), label_smoothing / classes)
@@ -278,6 +281,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
                          f"axis, received axis={axis}")
     if len(y_true.shape) == len(y_pred.shape) and y_true.shape[-1] == 1:
         y_true = squeeze(y_true, -1)
+    check_sparse_shapes(y_true, y_pred)
     valid = None
     if ignore_class is not None:
         valid = ew.not_equal(y_true, ignore_class)
@@ -477,3 +481,15 @@ def deserialize(config, custom_objects=None):
     if isinstance(config, str):
         return get(config)
     return deserialize_keras_object(config, custom_objects, what="loss")
+
+
+from .losses_extra import (BinaryFocalCrossentropy, CategoricalFocalCrossentropy,  # noqa
+                           CategoricalGeneralizedCrossEntropy, Dice, Tversky,
+                           binary_focal_crossentropy, categorical_focal_crossentropy,
+                           categorical_generalized_cross_entropy, dice, tversky)
+
+# Keras 3's losses.get knows these functions by name, but not the generalized cross-entropy
+_FUNCTIONS.update({fn.__name__: fn for fn in (binary_focal_crossentropy,
+                                              categorical_focal_crossentropy, dice, tversky)})
+_CLASSES.update({c.__name__: c for c in (BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
+                                         Dice, Tversky, CategoricalGeneralizedCrossEntropy)})

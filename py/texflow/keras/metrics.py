@@ -327,6 +327,39 @@ SparseCategoricalCrossentropy = _wrapper(
 Hinge = _wrapper("Hinge", losses.hinge, "hinge", "The mean hinge loss.")
 KLDivergence = _wrapper("KLDivergence", losses.kl_divergence, "kl_divergence",
                         "The mean Kullback-Leibler divergence.")
+SquaredHinge = _wrapper("SquaredHinge", losses.squared_hinge, "squared_hinge",
+                        "The mean squared hinge loss.")
+CategoricalHinge = _wrapper("CategoricalHinge", losses.categorical_hinge, "categorical_hinge",
+                            "The mean categorical hinge loss.")
+Poisson = _wrapper("Poisson", losses.poisson, "poisson", "The mean Poisson loss.")
+LogCoshError = _wrapper("LogCoshError", losses.log_cosh, "logcosh",
+                        "The mean logarithm of the hyperbolic cosine of the error.")
+
+
+def _cosine_similarity(y_true, y_pred, axis=-1):
+    return ew.neg(losses.cosine_similarity(y_true, y_pred, axis=axis))
+
+
+@serializable(_MODULE)
+class CosineSimilarity(MeanMetricWrapper):
+    """The mean cosine similarity of y_true and y_pred along `axis` (positive: the loss
+    of the same name is its negative).
+
+    >>> m = tf.keras.metrics.CosineSimilarity()
+    >>> m.update_state([[0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [1.0, 1.0]])
+    >>> round(float(m.result()), 4)
+    0.5
+    """
+
+    def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
+        super().__init__(_cosine_similarity, name=name, dtype=dtype, axis=axis)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}  # as Keras 3: no axis
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
 @serializable(_MODULE)
@@ -359,6 +392,14 @@ mean_absolute_error = losses.mean_absolute_error
 binary_crossentropy = losses.binary_crossentropy
 categorical_crossentropy = losses.categorical_crossentropy
 sparse_categorical_crossentropy = losses.sparse_categorical_crossentropy
+hinge, squared_hinge, categorical_hinge = losses.hinge, losses.squared_hinge, \
+    losses.categorical_hinge
+poisson, kl_divergence, log_cosh, huber = losses.poisson, losses.kl_divergence, \
+    losses.log_cosh, losses.huber
+binary_focal_crossentropy = losses.binary_focal_crossentropy
+KLD = kld = kullback_leibler_divergence = losses.kl_divergence  # tf.keras's aliases
+logcosh = losses.log_cosh
+categorical_focal_crossentropy = losses.categorical_focal_crossentropy
 
 _FUNCTIONS = {fn.__name__: fn for fn in (
     accuracy, binary_accuracy, categorical_accuracy, sparse_categorical_accuracy,
@@ -378,8 +419,14 @@ def _classes():
         MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
         MeanSquaredLogarithmicError, BinaryCrossentropy, CategoricalCrossentropy,
         SparseCategoricalCrossentropy, Hinge, KLDivergence, RootMeanSquaredError, AUC,
-        Precision, Recall)}
-    classes.update(auc=AUC, precision=Precision, recall=Recall)
+        Precision, Recall, SquaredHinge, CategoricalHinge, Poisson, LogCoshError,
+        CosineSimilarity, TruePositives, FalsePositives, TrueNegatives, FalseNegatives,
+        PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+        SpecificityAtSensitivity, FBetaScore, F1Score, R2Score, PearsonCorrelation,
+        ConcordanceCorrelation, IoU, BinaryIoU, MeanIoU, OneHotIoU, OneHotMeanIoU)}
+    # as Keras 3: every class also by its snake_case name ('f1_score', 'binary_io_u')
+    classes.update({backend.snake_case(name): cls for name, cls in list(classes.items())
+                    if backend.snake_case(name) not in _FUNCTIONS})
     return classes
 
 
@@ -402,5 +449,12 @@ def deserialize(config, custom_objects=None):
 
 
 
-# Thresholded metrics live in their own module (they build on Metric).
-from .metrics_confusion import AUC, Precision, Recall  # noqa: E402
+# Thresholded, score and IoU metrics live in their own modules (they build on Metric).
+from .metrics_confusion import (AUC, FalseNegatives, FalsePositives,  # noqa: E402
+                                Precision, PrecisionAtRecall, Recall, RecallAtPrecision,
+                                SensitivityAtSpecificity, SpecificityAtSensitivity,
+                                TrueNegatives, TruePositives)
+from .metrics_iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402
+from .metrics_scores import (ConcordanceCorrelation, F1Score, FBetaScore,  # noqa: E402
+                             PearsonCorrelation, R2Score, concordance_correlation,
+                             pearson_correlation)

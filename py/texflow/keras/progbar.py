@@ -270,10 +270,19 @@ _ALL = _Everything()
 
 
 def _read(logs):
-    """Logs as Python floats (reading device scalars), keys in insertion order."""
+    """Logs as Python floats (reading device scalars), in the classic bar's order (the
+    seed tutorials' `loss: ... - accuracy: ...`): the training values, then the
+    validation ones, the loss first in each, the rest in the logs' order (Keras 3's
+    History sorts its keys; its bar would print `accuracy` first)."""
     out = {}
-    for key, value in (logs or {}).items():
+    for key, value in sorted((logs or {}).items(), key=_bar_order):
         if hasattr(value, "item") and not isinstance(value, (int, float)):
             value = float(value.item()) if getattr(value, "size", 1) == 1 else value
         out[key] = value
     return out
+
+
+def _bar_order(item):
+    key = item[0]
+    validation = key.startswith("val_")
+    return validation, key != ("val_loss" if validation else "loss")
