@@ -24,6 +24,8 @@ from .engine.seeds import drawn_each_call as _drawn_each_call, generator as _gen
 from .engine.trace import dry as _dry, fresh_each_call as _fresh_each_call
 from .errors import InvalidArgumentError as _InvalidArgumentError
 from .errors import NotFoundError as _NotFoundError
+from ._stateless import stateless_binomial, stateless_categorical, stateless_normal  # noqa: F401
+from ._stateless import stateless_truncated_normal, stateless_uniform  # noqa: F401
 
 _state = _seeds.state
 

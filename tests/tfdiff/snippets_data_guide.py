@@ -253,6 +253,9 @@ SNIPPETS = {
                                                  "save_path)\n"
                                                  "(a, b, c, [next(fresh).numpy() for _ in "
                                                  "range(3)])",
+    "data_guide_state/iterator_types": "ds = tf.data.Dataset.range(2)\n"
+                                       "(isinstance(iter(ds), tf.data.Iterator), "
+                                       "isinstance(ds.as_numpy_iterator(), tf.data.NumpyIterator))",
     "data_guide_state/assert_cardinality": _H + "ds = tf.data.Dataset.range(5).filter(lambda x: "
                                                 "True).apply(tf.data.experimental."
                                                 "assert_cardinality(5))\n"

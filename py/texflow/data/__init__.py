@@ -18,6 +18,7 @@ from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from .sources import BlobSource, FileSource, MemorySource, Source, URLSource
 
 INFINITE_CARDINALITY = INFINITE
+Iterator = NumpyIterator = DatasetIterator  # TensorFlow's iterator classes' names
 UNKNOWN_CARDINALITY = UNKNOWN
 
 experimental = _types.SimpleNamespace(
@@ -33,6 +34,6 @@ experimental = _types.SimpleNamespace(
 
 __all__ = ["AUTOTUNE", "AutoShardPolicy", "BlobSource", "CsvDataset", "Dataset", "DatasetSpec",
            "DatasetIterator", "DistributeOptions", "FileSource", "FixedLengthRecordDataset",
-           "MemorySource", "Options", "Source", "TFRecordDataset", "TensorSpec",
-           "TextLineDataset", "ThreadingOptions", "URLSource", "experimental",
+           "Iterator", "MemorySource", "NumpyIterator", "Options", "Source", "TFRecordDataset",
+           "TensorSpec", "TextLineDataset", "ThreadingOptions", "URLSource", "experimental",
            "make_csv_dataset"]

@@ -9,6 +9,7 @@ import functools
 import numpy as np
 
 from .. import dtypes, random
+from .._stateless import stateless_rng
 from ..engine.ndarray import NDArray
 from ..errors import InvalidArgumentError
 from ..framework import get_static_value
@@ -23,19 +24,8 @@ from ._hsv import adjust_hue, adjust_saturation
 
 def _stateless_rng(seed, fn):
     """A numpy generator of `seed` alone (a [2] int tensor or list, known when a function
-    is traced)."""
-    known = get_static_value(seed) if isinstance(seed, NDArray) else seed
-    if known is None:
-        raise ValueError(f"tf.image.{fn}: the seed must be known when the function is "
-                         "traced (a texflow trace has static shapes)")
-    known = np.asarray(known)
-    if known.dtype.kind not in "iu":
-        raise InvalidArgumentError(f"Value for attr 'Tseed' of {known.dtype} is not in the "
-                                   "list of allowed values: int32, int64")
-    if known.shape != (2,):
-        dims = ",".join(str(n) for n in known.shape)
-        raise InvalidArgumentError(f"seed must have shape [2], not [{dims}]")
-    return np.random.default_rng([int(v) % 2 ** 64 for v in known])
+    is traced), as tf.random's stateless draws make it."""
+    return stateless_rng(seed, f"image.{fn}")
 
 
 def _stateless(seed, fn):
