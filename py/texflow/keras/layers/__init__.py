@@ -24,6 +24,9 @@ from .regularization import (ActivityRegularization, AlphaDropout, Dropout, Gaus
                              SpatialDropout3D)
 from .reshaping import (Cropping1D, Cropping2D, Cropping3D, Flatten, Permute, RepeatVector,
                         Reshape, ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
+from .rnn import GRU, LSTM, RNN, SimpleRNN
+from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
+from .wrappers import Bidirectional
 
 # Keras's aliases.
 Convolution2D = Conv2D
