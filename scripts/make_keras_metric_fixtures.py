@@ -60,6 +60,8 @@ R1, R2 = (probs(5, 2) * 3, probs(5, 2) * 3), (probs(5, 2) * 3, probs(5, 2) * 3)
 S1, S2 = (classes(8, 3), classes(8, 3)), (classes(8, 3), classes(8, 3))
 SW6, SW4, SW5, SW8 = weights(6), weights(4), weights(5), weights(8)
 ONEHOT = (one_hot(classes(6, 3), 3), probs(6, 3))
+_EMB = rng.normal(size=(6, 4)).astype(np.float32)
+CIRCLE = (classes(6, 2), _EMB / np.linalg.norm(_EMB, axis=1, keepdims=True))
 
 
 def calls(*pairs, sw=None):
@@ -125,6 +127,11 @@ LOSSES = [
     ("Dice", {"axis": -1, "reduction": None}, calls(M1)),
     ("Tversky", {"alpha": 0.3, "beta": 0.7}, calls(M1, M2)),
     ("Tversky", {"axis": 1}, calls(M1, sw=[SW4])),
+    ("Circle", {}, calls(CIRCLE)),
+    ("Circle", {"gamma": 10.0, "margin": 0.25, "reduction": "sum"}, calls(CIRCLE, sw=[SW6])),
+    ("Circle", {"remove_diagonal": False}, calls(CIRCLE, sw=[SW6])),
+    # labels 2 and 3 have no positive pair: their zero losses are masked out of the mean
+    ("Circle", {}, calls((np.array([0, 0, 1, 1, 2, 3], np.int32), CIRCLE[1]), sw=[SW6])),
     ("CategoricalGeneralizedCrossEntropy", {}, calls((classes(4, 3), M1[1]))),
     ("CategoricalGeneralizedCrossEntropy", {"q": 0.8, "reduction": "sum"},
      calls((classes(4, 3), M2[1]), sw=[SW4])),
@@ -140,6 +147,7 @@ FUNCTIONS = [
     ("losses", "categorical_focal_crossentropy", {"alpha": 0.5}, M2),
     ("losses", "dice", {"axis": 1}, M2), ("losses", "tversky", {"alpha": 0.2, "beta": 0.8}, M2),
     ("losses", "categorical_generalized_cross_entropy", {"q": 0.3}, (classes(4, 3), M2[1])),
+    ("losses", "circle", {"gamma": 20.0}, CIRCLE),
 ]
 
 

@@ -484,12 +484,14 @@ def deserialize(config, custom_objects=None):
 
 
 from .losses_extra import (BinaryFocalCrossentropy, CategoricalFocalCrossentropy,  # noqa
-                           CategoricalGeneralizedCrossEntropy, Dice, Tversky,
+                           CategoricalGeneralizedCrossEntropy, Circle, Dice, Tversky,
                            binary_focal_crossentropy, categorical_focal_crossentropy,
-                           categorical_generalized_cross_entropy, dice, tversky)
+                           categorical_generalized_cross_entropy, circle, dice, tversky)
 
 # Keras 3's losses.get knows these functions by name, but not the generalized cross-entropy
 _FUNCTIONS.update({fn.__name__: fn for fn in (binary_focal_crossentropy,
-                                              categorical_focal_crossentropy, dice, tversky)})
+                                              categorical_focal_crossentropy, dice, tversky,
+                                              circle)})
 _CLASSES.update({c.__name__: c for c in (BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
-                                         Dice, Tversky, CategoricalGeneralizedCrossEntropy)})
+                                         Dice, Tversky, CategoricalGeneralizedCrossEntropy,
+                                         Circle)})

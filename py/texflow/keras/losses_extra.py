@@ -1,11 +1,16 @@
-"""Focal cross-entropies, Dice, Tversky and the generalized cross-entropy, with Keras 3's
+"""Focal cross-entropies, Dice, Tversky, the generalized cross-entropy and Circle, with Keras 3's
 formulas, arguments and names."""
+
+import numpy as np
 
 from ..ops import elementwise as ew
 from ..ops import nn
 from ..ops import reduce as rd
+from ..ops.matmul import matmul
+from ..ops.movement import reshape
 from . import backend
-from .losses import LossFunctionWrapper, _float, _loss_class, serializable
+from .losses import (LossFunctionWrapper, _float, _loss_class, as_tensor,
+                     reduce_weighted_values, serializable)
 
 _MODULE = "keras.losses"
 
@@ -178,3 +183,77 @@ class CategoricalGeneralizedCrossEntropy(LossFunctionWrapper):
     def get_config(self):
         return {"name": self.name, "reduction": self._reduction_arg, "q": self.q}
 
+
+
+def _masked_logsumexp(x, mask):
+    """logsumexp over axis 1 of the entries where `mask` holds, and whether any does."""
+    top = rd.max(ew.where(mask, x, -3.0e38), axis=1, keepdims=True)
+    total = rd.sum(ew.where(mask, ew.exp(ew.sub(x, top)), 0.0), axis=1)
+    some = rd.reduce_any(mask, axis=1)
+    return ew.add(ew.log(ew.where(some, total, 1.0)), reshape(top, (-1,))), some
+
+
+def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal=True,
+           gamma=80, margin=0.4):
+    """The circle loss (Sun et al., 2020) of L2-normalized embeddings `y_pred` with
+    integer labels `y_true`, against `ref_embeddings`/`ref_labels` (default: the batch
+    itself, without each example's pair with itself): one value per example.
+
+    >>> emb = np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]])
+    >>> tf.keras.losses.circle(np.array([0, 0, 1]), emb).shape
+    TensorShape([3])
+    """
+    y_pred = _float(y_pred)
+    labels = ew.cast(_float(y_true), "int32")
+    ref = y_pred if ref_embeddings is None else _float(ref_embeddings)
+    ref_labels = labels if ref_labels is None else ew.cast(_float(ref_labels), "int32")
+    distances = ew.maximum(ew.sub(1.0, matmul(y_pred, ref, transpose_b=True)), 0.0)
+    positive = ew.equal(reshape(labels, (-1, 1)), reshape(ref_labels, (1, -1)))
+    negative = ew.logical_not(positive)
+    if remove_diagonal:
+        n, m = distances.shape
+        positive = ew.logical_and(positive, ~np.eye(n, m, dtype=bool))
+    pos_weights = ew.relu(ew.mul(ew.add(distances, float(margin)),
+                                 ew.cast(positive, "float32")))
+    neg_weights = ew.relu(ew.mul(ew.sub(1.0 + margin, distances),
+                                 ew.cast(negative, "float32")))
+    pos = ew.mul(ew.mul(pos_weights, ew.sub(float(margin), distances)), -float(gamma))
+    neg = ew.mul(ew.mul(neg_weights, ew.sub(1.0 - margin, distances)), float(gamma))
+    p_loss, some_p = _masked_logsumexp(pos, positive)
+    n_loss, some_n = _masked_logsumexp(neg, negative)
+    # logsumexp over no entries is -inf, and softplus(-inf) is 0
+    return ew.where(ew.logical_and(some_p, some_n), ew.softplus(ew.add(p_loss, n_loss)), 0.0)
+
+
+@serializable(_MODULE)
+class Circle(LossFunctionWrapper):
+    """The circle loss of a batch of L2-normalized embeddings and their integer labels.
+    As Keras 3, 'sum_over_batch_size' (and 'mean') average over the positive values only.
+
+    >>> emb = np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]])
+    >>> tf.keras.losses.Circle()(np.array([0, 0, 1]), emb).shape
+    TensorShape([])
+    """
+
+    def __init__(self, gamma=80.0, margin=0.4, remove_diagonal=True,
+                 reduction="sum_over_batch_size", name="circle", dtype=None):
+        super().__init__(circle, reduction=reduction, name=name, dtype=dtype, gamma=gamma,
+                         margin=margin, remove_diagonal=remove_diagonal)
+        self.gamma, self.margin, self.remove_diagonal = gamma, margin, remove_diagonal
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        values = self.call(as_tensor(y_true), as_tensor(y_pred))
+        # Keras masks the values that are not positive (its Loss applies the mask)
+        valid = ew.cast(ew.greater(values, 0.0), "float32")
+        if self.reduction in ("mean", "sum_over_batch_size"):
+            count = rd.sum(valid)
+            scale = ew.where(ew.equal(count, 0.0), 0.0,
+                             ew.div(float(values.shape[0]), ew.maximum(count, 1.0)))
+            valid = ew.mul(valid, scale)
+        if sample_weight is not None:
+            valid = ew.mul(valid, _float(sample_weight))
+        return reduce_weighted_values(values, valid, self.reduction)
+
+    def get_config(self):
+        return {"name": self.name, "reduction": self._reduction_arg, "gamma": self.gamma,
+                "margin": self.margin, "remove_diagonal": self.remove_diagonal}

@@ -20,7 +20,10 @@ from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, 
                                   RandomFlip, RandomHeight, RandomWidth, Resizing)
 from .preprocessing import Rescaling
 from .regularization import Dropout
+from .rnn import GRU, LSTM, RNN, SimpleRNN
+from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
 from .reshaping import Flatten, Permute, RepeatVector, Reshape, ZeroPadding2D
+from .wrappers import Bidirectional
 
 # Keras's aliases.
 Convolution2D = Conv2D
