@@ -329,3 +329,19 @@ def test_fit_takes_a_py_dataset():
     assert tf.keras.utils.PyDataset is tf.keras.utils.Sequence
     model.fit(data, epochs=1, verbose=0)  # shuffled batch order: every batch once
     assert data.events[-2:] == ["begin", "end"]
+
+
+@each_backend
+def test_summary_counts_the_optimizer_as_keras_does():
+    # Keras 3.15's last summary lines for this model after a step of Adam (its iteration
+    # count is an int64, 8 bytes).
+    model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(16, "relu"),
+                                 tf.keras.layers.Dense(3)])
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(np.ones((4, 8)), np.ones((4, 3)), verbose=0)
+    lines = []
+    model.summary(print_fn=lines.append)
+    text = "\n".join(lines).splitlines()
+    assert text[-4:] == [" Total params: 587 (2.30 KB)", " Trainable params: 195 (780.00 B)",
+                         " Non-trainable params: 0 (0.00 B)",
+                         " Optimizer params: 392 (1.54 KB)"], text[-4:]

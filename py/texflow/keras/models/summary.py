@@ -224,6 +224,8 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
     built_optimizer = getattr(model, "compiled", False) and optimizer is not None and \
         optimizer.built
     opt_count, opt_size = _count(optimizer.variables) if built_optimizer else (0, 0)
+    if built_optimizer:  # Keras's iteration count is an int64: 4 bytes more than ours
+        opt_size += 4
     lines = [f'Model: "{model.name}"'] + _render(header, rows, widths, align)
     lines += [f" Total params: {trainable + frozen + opt_count:,} "
               f"({_readable(t_size + f_size + opt_size)})",
