@@ -115,7 +115,13 @@ OTHER = [
     ("SpatialDropout2D", {"rate": 0.5}, BATCH, False, None),
     ("SpatialDropout3D", {"rate": 0.5, "data_format": "channels_first"}, VOLUME, False,
      None),
+    ("Discretization", {"bin_boundaries": [3.0, 10.0, 17.5]}, SEQUENCE, None, None),
 ]
+IDS = np.array([[0, 3, 3, 1], [2, 2, 0, 3]], np.float32)
+OTHER += [("CategoryEncoding", {"num_tokens": 5, "output_mode": m}, x, None, None)
+          for m in ("one_hot", "multi_hot", "count") for x in (IDS, IDS[:, :1], IDS[0])]
+OTHER += [("Discretization", {"bin_boundaries": [3.0, 10.0, 17.5], "output_mode": m},
+           SEQUENCE[0], None, None) for m in ("one_hot", "multi_hot", "count")]
 
 
 def main():
@@ -129,7 +135,7 @@ def main():
         out = layer(x) if training is None else layer(x, training=training)
         case = {"layer": name, "config": config, "input": x.tolist(), "training": training,
                 "output": np.round(np.asarray(out, np.float64), 4).tolist(),
-                "config_keys": sorted(layer.get_config())}
+                "config_keys": sorted(layer.get_config()), "dtype": out.dtype.name}
         if adapt is not None:
             case["adapt"] = {"data": adapt[0].tolist(), "batch": adapt[1]}
         if layer.losses:

@@ -32,7 +32,7 @@ def test_preprocessing_matches_keras(case):
         what += f" adapted (batch {batch})"
     x = np.asarray(case["input"], np.float32)
     out = layer(x) if case["training"] is None else layer(x, training=case["training"])
-    assert out.dtype == "float32", what
+    assert out.dtype == case["dtype"], what
     close(out.numpy(), case["output"], rtol=1e-4, atol=2e-3, what=what)
     close([float(v) for v in layer.losses], case.get("losses", []), what=what + " losses")
     assert sorted(layer.get_config()) == case["config_keys"], what
@@ -243,3 +243,20 @@ def test_normalization_and_prelu_in_models():
         L.Cropping1D(3)(np.zeros((1, 5, 2), np.float32))
     with raises(ValueError, match="cannot be negative"):
         L.Cropping2D(-1)
+
+
+@each_backend
+def test_discretization_adapt_and_category_count_weights():
+    layer = L.Discretization(num_bins=4)
+    layer.adapt(np.arange(100, dtype=np.float32))
+    assert layer.bin_boundaries == [24.0, 49.0, 74.0]  # Keras's summary: 23.99998, ...
+    assert layer(np.array([[23.0, 24.0, 99.0]], np.float32)).numpy().tolist() == [[0, 1, 3]]
+    encode = L.CategoryEncoding(3, output_mode="count")
+    out = encode(np.array([[0, 2, 2]]), count_weights=np.array([[0.5, 1.0, 2.0]], np.float32))
+    assert out.numpy().tolist() == [[0.5, 0.0, 3.0]]  # Keras 3.15's values
+    step = tf.function(lambda v: L.Discretization([0.5], output_mode="one_hot")(v))
+    assert step(np.array([0.0, 1.0], np.float32)).numpy().tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    with raises(ValueError, match="count_weights"):
+        L.CategoryEncoding(3)(np.array([[0]]), count_weights=np.array([[1.0]]))
+    with raises(ValueError, match="bin_boundaries"):
+        L.Discretization(bin_boundaries=[0.0]).adapt(np.zeros(3, np.float32))

@@ -8,6 +8,7 @@ from .conv_transpose import Conv1DTranspose, Conv2DTranspose, Conv3DTranspose
 from .core import Dense, Embedding, Identity, Input, InputLayer, Lambda, Masking
 from .depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .einsum_dense import EinsumDense
+from .encoding import CategoryEncoding, Discretization
 from .grouped_query_attention import GroupedQueryAttention as GroupQueryAttention
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .multi_head_attention import MultiHeadAttention
