@@ -8,8 +8,8 @@ from ...ops.movement import expand_dims, reshape, tile
 from .. import constraints, initializers, regularizers
 from ..serialization import serializable, serialize_keras_object
 from .base import Layer, as_tensor, float_input
-from .einsum_dense import EinsumDense
-from .multi_head_attention import _shape, combined_mask, compute_attention
+from .multi_head_attention import (call_built, combined_mask, compute_attention,
+                                   remember_shapes, sublayer)
 from .regularization import Dropout
 
 _MODULE = "keras.layers"
@@ -81,29 +81,14 @@ class GroupedQueryAttention(Layer):
         self._inverse_sqrt_head_dim = 1.0 / math.sqrt(float(head_dim))
 
     def __call__(self, query, value, key=None, **kwargs):
-        if not self.built:
-            self.build(_shape(query), _shape(value), None if key is None else _shape(key))
-        return super().__call__(query, value, key, **kwargs)
+        return call_built(self, Layer, query, value, key, **kwargs)
 
     def _dense(self, equation, heads, bias_axes, name, build_shape, **extra):
-        layer = EinsumDense(
-            equation, output_shape=(None,) + heads,
-            bias_axes=bias_axes if self.use_bias else None, name=name,
-            kernel_initializer=self.kernel_initializer.clone(),
-            bias_initializer=self.bias_initializer.clone(),
-            kernel_regularizer=self.kernel_regularizer,
-            bias_regularizer=self.bias_regularizer,
-            activity_regularizer=self.activity_regularizer,
-            kernel_constraint=self.kernel_constraint, bias_constraint=self.bias_constraint,
-            dtype=self.dtype, **extra)
-        layer.build(tuple(build_shape))
-        return layer
+        return sublayer(self, "", equation, (None,) + heads, bias_axes, name, build_shape,
+                        **extra)
 
     def build(self, query_shape, value_shape, key_shape=None):
-        self._shapes = {"query_shape": tuple(query_shape), "value_shape": tuple(value_shape)}
-        if key_shape is not None:
-            self._shapes["key_shape"] = tuple(key_shape)
-        key_shape = value_shape if key_shape is None else key_shape
+        key_shape = remember_shapes(self, query_shape, value_shape, key_shape)
         self.feature_dim = query_shape[-1]
         q_heads = (self.num_query_heads, self.head_dim)
         kv_heads = (self.num_key_value_heads, self.head_dim)

@@ -227,31 +227,16 @@ class MultiHeadAttention(Layer):
     _output_dense = property(lambda self: self.output_dense)
 
     def __call__(self, query, value, key=None, **kwargs):
-        if not self.built:
-            self.build(_shape(query), _shape(value), None if key is None else _shape(key))
-        return super().__call__(query, value, key, **kwargs)
+        return call_built(self, Layer, query, value, key, **kwargs)
 
     def _projection(self, free, bound, in_shape, known, name, **extra):
         """An EinsumDense sublayer with Keras's equation, built for `in_shape`."""
         equation, bias_axes, rank = projection_equation(free, bound, len(known))
-        layer = EinsumDense(
-            equation, output_shape=partial_shape(rank - 1, known),
-            bias_axes=bias_axes if self._use_bias else None, name=name,
-            kernel_initializer=self._kernel_initializer.clone(),
-            bias_initializer=self._bias_initializer.clone(),
-            kernel_regularizer=self._kernel_regularizer,
-            bias_regularizer=self._bias_regularizer,
-            activity_regularizer=self._activity_regularizer,
-            kernel_constraint=self._kernel_constraint, bias_constraint=self._bias_constraint,
-            dtype=self.dtype, **extra)
-        layer.build(tuple(in_shape))
-        return layer
+        return sublayer(self, "_", equation, partial_shape(rank - 1, known), bias_axes, name,
+                        in_shape, **extra)
 
     def build(self, query_shape, value_shape, key_shape=None):
-        self._shapes = {"query_shape": tuple(query_shape), "value_shape": tuple(value_shape)}
-        if key_shape is not None:
-            self._shapes["key_shape"] = tuple(key_shape)
-        key_shape = value_shape if key_shape is None else key_shape
+        key_shape = remember_shapes(self, query_shape, value_shape, key_shape)
         if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):
             raise ValueError("All dimensions of `value` and `key`, except the last one, must "
                              f"be equal. Received: value_shape={tuple(value_shape)} and "
@@ -351,3 +336,36 @@ class MultiHeadAttention(Layer):
         if config and not self.built:
             self.build(**{k: tuple(v) if v is not None else None
                           for k, v in config["shapes_dict"].items()})
+
+
+def call_built(layer, base, query, value, key=None, **kwargs):
+    """An attention layer's call, built from its inputs' shapes on the first one."""
+    if not layer.built:
+        layer.build(_shape(query), _shape(value), None if key is None else _shape(key))
+    return base.__call__(layer, query, value, key, **kwargs)
+
+
+def remember_shapes(layer, query_shape, value_shape, key_shape):
+    """Keeps the build shapes (the layer's build config) and returns the key's."""
+    layer._shapes = {"query_shape": tuple(query_shape), "value_shape": tuple(value_shape)}
+    if key_shape is not None:
+        layer._shapes["key_shape"] = tuple(key_shape)
+    return value_shape if key_shape is None else key_shape
+
+
+def sublayer(layer, prefix, equation, output_shape, bias_axes, name, in_shape, **extra):
+    """An EinsumDense projection of attention layer `layer`, with its settings (read as
+    `<prefix>use_bias`, `<prefix>kernel_initializer`, ...), built for `in_shape`."""
+    def get(setting):
+        return getattr(layer, prefix + setting)
+    dense = EinsumDense(
+        equation, output_shape=output_shape,
+        bias_axes=bias_axes if get("use_bias") else None, name=name,
+        kernel_initializer=get("kernel_initializer").clone(),
+        bias_initializer=get("bias_initializer").clone(),
+        kernel_regularizer=get("kernel_regularizer"), bias_regularizer=get("bias_regularizer"),
+        activity_regularizer=get("activity_regularizer"),
+        kernel_constraint=get("kernel_constraint"), bias_constraint=get("bias_constraint"),
+        dtype=layer.dtype, **extra)
+    dense.build(tuple(in_shape))
+    return dense
