@@ -6,7 +6,7 @@ import numpy as np
 from ..errors import FailedPreconditionError, InvalidArgumentError
 from . import spec, structure
 from .dataset import INFINITE, UNKNOWN, Dataset, Failure, TensorSpec, call
-from .transforms import _END, _Unary
+from .transforms import _END, _Unary, judged
 
 
 def _scalar(value):
@@ -53,20 +53,9 @@ class TakeWhile(_Unary):
         self.predicate = predicate
 
     def _gen(self, ctx):
-        for e in self.inp._gen(ctx):
-            if type(e) is Failure:
-                yield e
-                continue
-            try:
-                keep = _scalar(call(self.predicate, e))
-                if keep.shape != () or keep.dtype != np.bool_:
-                    raise InvalidArgumentError(
-                        f"`predicate` must return a scalar boolean tensor, returned dtype "
-                        f"{keep.dtype} and shape {list(keep.shape)}")
-            except Exception as x:  # noqa: BLE001
-                yield Failure(x)
-                continue
-            if not keep:
+        for e, keep in judged(self.inp._gen(ctx), self.predicate,
+                              "`predicate` must return a scalar boolean tensor"):
+            if keep is False:
                 return
             yield e
 

@@ -91,27 +91,35 @@ class Map(_Unary):
         return spec.mapped(self.inp._spec(), elements, results)
 
 
+def judged(elements, predicate, message):
+    """(element, verdict) for each of `elements` by `predicate`, which must give a scalar
+    bool (else InvalidArgumentError starting with `message`); a failure, the element's
+    own or the predicate's, comes as (Failure, None), travelling in the element's place."""
+    for e in elements:
+        if type(e) is Failure:
+            yield e, None
+            continue
+        try:
+            keep = call(predicate, e)
+            keep = np.asarray(keep.numpy() if hasattr(keep, "numpy") else keep)
+            if keep.shape != () or keep.dtype != np.bool_:
+                raise InvalidArgumentError(f"{message}, returned dtype {keep.dtype} and "
+                                           f"shape {list(keep.shape)}")
+        except Exception as x:  # noqa: BLE001  (travels in the element's place)
+            yield Failure(x), None
+            continue
+        yield e, bool(keep)
+
+
 class Filter(_Unary):
     def __init__(self, inp, predicate):
         super().__init__(inp)
         self.predicate = predicate
 
     def _gen(self, ctx):
-        for e in self.inp._gen(ctx):
-            if type(e) is Failure:
-                yield e
-                continue
-            try:
-                keep = call(self.predicate, e)
-                keep = np.asarray(keep.numpy() if hasattr(keep, "numpy") else keep)
-                if keep.shape != () or keep.dtype != np.bool_:
-                    raise InvalidArgumentError(
-                        f"filter predicate must return a scalar bool, returned dtype "
-                        f"{keep.dtype} and shape {list(keep.shape)}")
-            except Exception as x:
-                yield Failure(x)
-                continue
-            if keep:
+        for e, keep in judged(self.inp._gen(ctx), self.predicate,
+                              "filter predicate must return a scalar bool"):
+            if keep is not False:  # kept, or a failure travelling in its place
                 yield e
 
     def _cardinality(self):
