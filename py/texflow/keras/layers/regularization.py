@@ -8,7 +8,7 @@ import numpy as np
 from ...engine.ndarray import from_numpy
 from ...engine.trace import dry, fresh_each_call
 from ...ops import elementwise as ew
-from .. import backend, regularizers
+from .. import regularizers
 from ..serialization import serializable
 from .base import InputSpec, Layer
 from .image_base import SeededLayer, data_format_of
@@ -47,12 +47,7 @@ class Dropout(Layer):
         self._rng = None
         self.built = True
 
-    def _generator(self):
-        if self._rng is None:
-            seed = self.seed if self.seed is not None else \
-                int(backend.global_generator().integers(2**31))
-            self._rng = np.random.default_rng(seed)
-        return self._rng
+    _generator = SeededLayer._generator  # its `seed`, else set_random_seed's generator
 
     def call(self, inputs, training=False):
         if not training or self.rate == 0.0:

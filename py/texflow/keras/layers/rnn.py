@@ -234,12 +234,8 @@ class _BuiltinRNN(RNN):
         config["activity_regularizer"] = serialize_keras_object(self.activity_regularizer)
         return config
 
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        if "dtype" in config:
-            config["dtype"] = dtype_from_config(config["dtype"])
-        return cls(**config)
+    # its config holds the cell's settings, not a cell: Layer's, not RNN's
+    from_config = classmethod(Layer.from_config.__func__)
 
 
 def _forward_settings(cls):
