@@ -153,12 +153,15 @@ class EinsumDense(Layer):
             "output_shape": self.partial_output_shape, "equation": self.equation,
             "activation": activations.serialize(self.activation),
             "bias_axes": self.bias_axes,
-            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
-            "bias_initializer": serialize_keras_object(self.bias_initializer),
-            "kernel_regularizer": serialize_keras_object(self.kernel_regularizer),
-            "bias_regularizer": serialize_keras_object(self.bias_regularizer),
-            "activity_regularizer": serialize_keras_object(self.activity_regularizer),
-            "kernel_constraint": serialize_keras_object(self.kernel_constraint),
-            "bias_constraint": serialize_keras_object(self.bias_constraint),
+            **weight_settings(self),
             "quantization_config": None})
         return config
+
+
+def weight_settings(layer, prefix=""):
+    """The serialized initializers, regularizers and constraints of `layer`'s weights (its
+    attributes `<prefix>kernel_initializer`, ...), as Keras 3's configs hold them."""
+    return {name: serialize_keras_object(getattr(layer, prefix + name))
+            for name in ("kernel_initializer", "bias_initializer", "kernel_regularizer",
+                         "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                         "bias_constraint")}

@@ -6,10 +6,11 @@ import math
 from ...ops import elementwise as ew
 from ...ops.movement import expand_dims, reshape, tile
 from .. import constraints, initializers, regularizers
-from ..serialization import serializable, serialize_keras_object
+from ..serialization import serializable
 from .base import Layer, as_tensor, float_input
-from .multi_head_attention import (call_built, combined_mask, compute_attention,
-                                   remember_shapes, sublayer)
+from .einsum_dense import weight_settings
+from .multi_head_attention import (MultiHeadAttention, call_built, combined_mask,
+                                   compute_attention, remember_shapes, sublayer)
 from .regularization import Dropout
 
 _MODULE = "keras.layers"
@@ -157,20 +158,10 @@ class GroupedQueryAttention(Layer):
             "num_key_value_heads": self.num_key_value_heads, "use_bias": self.use_bias,
             "use_gate": self.use_gate, "sliding_window": self.sliding_window,
             "dropout": self.dropout,
-            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
-            "bias_initializer": serialize_keras_object(self.bias_initializer),
-            "kernel_regularizer": serialize_keras_object(self.kernel_regularizer),
-            "bias_regularizer": serialize_keras_object(self.bias_regularizer),
-            "activity_regularizer": serialize_keras_object(self.activity_regularizer),
-            "kernel_constraint": serialize_keras_object(self.kernel_constraint),
-            "bias_constraint": serialize_keras_object(self.bias_constraint),
+            **weight_settings(self),
             "seed": self.seed})
         return config
 
-    def get_build_config(self):
-        return {"shapes_dict": dict(self._shapes)} if self.built else None
-
-    def build_from_config(self, config):
-        if config and not self.built:
-            self.build(**{k: tuple(v) if v is not None else None
-                          for k, v in config["shapes_dict"].items()})
+    # built from its call's shapes, as MultiHeadAttention
+    get_build_config = MultiHeadAttention.get_build_config
+    build_from_config = MultiHeadAttention.build_from_config

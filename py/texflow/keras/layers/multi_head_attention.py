@@ -12,9 +12,9 @@ from ...ops.einsum import einsum
 from ...ops.movement import expand_dims
 from ...ops.nn import softmax
 from .. import constraints, initializers, regularizers
-from ..serialization import serializable, serialize_keras_object
+from ..serialization import serializable
 from .base import Layer, as_tensor, float_input
-from .einsum_dense import EinsumDense
+from .einsum_dense import EinsumDense, weight_settings
 from .regularization import Dropout
 
 _MODULE = "keras.layers"
@@ -319,13 +319,7 @@ class MultiHeadAttention(Layer):
             "use_bias": self._use_bias, "use_gate": self._use_gate,
             "output_shape": self._output_shape, "attention_axes": self._attention_axes,
             "sliding_window": self._sliding_window,
-            "kernel_initializer": serialize_keras_object(self._kernel_initializer),
-            "bias_initializer": serialize_keras_object(self._bias_initializer),
-            "kernel_regularizer": serialize_keras_object(self._kernel_regularizer),
-            "bias_regularizer": serialize_keras_object(self._bias_regularizer),
-            "activity_regularizer": serialize_keras_object(self._activity_regularizer),
-            "kernel_constraint": serialize_keras_object(self._kernel_constraint),
-            "bias_constraint": serialize_keras_object(self._bias_constraint),
+            **weight_settings(self, "_"),
             "seed": self.seed})
         return config
 
